@@ -1,0 +1,61 @@
+/**
+ * Layer arrows of ARCHITECTURE §1, enforced by test/unit/architecture/layers.test.ts:
+ * contract ← runtime ← capabilities ← main/cli; contract ← preload; contract ← renderer.
+ */
+const HEAVY = '^(electron|dockerode|playwright|playwright-core|@nut-tree-fork/.*|ws)$';
+module.exports = {
+  forbidden: [
+    {
+      name: 'contract-imports-only-zod',
+      severity: 'error',
+      comment: 'electron/contract holds shapes only: it may import zod and itself.',
+      from: { path: '^electron/contract/' },
+      to: { pathNot: ['^electron/contract/', '^node_modules/zod/', '^zod$'] },
+    },
+    {
+      name: 'runtime-stays-pure',
+      severity: 'error',
+      comment: 'electron/runtime must not import electron, dockerode, playwright, nut-js, ws or outer layers.',
+      from: { path: '^electron/runtime/' },
+      to: {
+        path: [
+          `node_modules/${HEAVY.slice(1, -1)}/`,
+          HEAVY,
+          '^electron/(capabilities|main|cli|preload)/',
+          '^renderer/',
+        ],
+      },
+    },
+    {
+      name: 'capabilities-below-entry-points',
+      severity: 'error',
+      comment: 'electron/capabilities may not import electron or the entry points.',
+      from: { path: '^electron/capabilities/' },
+      to: { path: ['^electron$', 'node_modules/electron/', '^electron/(main|cli|preload)/', '^renderer/'] },
+    },
+    {
+      name: 'only-main-and-preload-import-electron',
+      severity: 'error',
+      from: { path: '^(electron/(contract|runtime|capabilities|cli)|renderer)/' },
+      to: { path: ['^electron$', 'node_modules/electron/'] },
+    },
+    {
+      name: 'preload-sees-contract-only',
+      severity: 'error',
+      from: { path: '^electron/preload/' },
+      to: { path: ['^electron/(runtime|capabilities|main|cli)/', '^renderer/'] },
+    },
+    {
+      name: 'renderer-sees-contract-only',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: ['^electron/(runtime|capabilities|main|cli|preload)/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+  },
+};

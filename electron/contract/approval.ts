@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { RiskClassSchema } from './tool.js';
+
+/** How long an approval decision is remembered. `always` is refused for payments. */
+export const RememberSchema = z.enum(['once', 'task', 'always']);
+/** A remember scope. */
+export type Remember = z.infer<typeof RememberSchema>;
+
+/** Lifecycle of an approval request. */
+export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied', 'cancelled']);
+/** An approval status. */
+export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
+
+/** What the user sees before deciding: the arguments and a human preview of the effect. */
+export const ApprovalPreviewSchema = z.object({
+  summary: z.string(),
+  /** Message body, diff or request preview, already redacted. */
+  body: z.string().optional(),
+  /** Screenshot with the target marked (PNG, base64), for clicks. */
+  screenshot: z.string().optional(),
+});
+/** An approval preview. */
+export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
+
+/** A gated action waiting for (or having received) a human decision. */
+export const ApprovalSchema = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  stepId: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  risks: z.array(RiskClassSchema),
+  reason: z.string(),
+  preview: ApprovalPreviewSchema,
+  rememberable: z.boolean(),
+  status: ApprovalStatusSchema,
+  remember: RememberSchema.optional(),
+  decisionReason: z.string().optional(),
+  decidedBy: z.string().optional(),
+  createdAt: z.string(),
+  decidedAt: z.string().optional(),
+});
+/** An approval. */
+export type Approval = z.infer<typeof ApprovalSchema>;
+
+/** A decision on an approval. */
+export const ApprovalDecisionSchema = z.object({
+  decision: z.enum(['approve', 'deny']),
+  remember: RememberSchema.default('once'),
+  reason: z.string().max(2000).optional(),
+});
+/** An approval decision. */
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;

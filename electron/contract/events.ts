@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { ApprovalSchema } from './approval.js';
+import { StepSchema } from './step.js';
+import { TaskSchema } from './task.js';
+
+/** Events pushed to subscribers, keyed by wire name. */
+export const EventSchemas = {
+  'task.updated': TaskSchema,
+  'task.step': StepSchema,
+  'approval.requested': ApprovalSchema,
+  'approval.resolved': ApprovalSchema,
+} as const;
+
+/** An event's wire name. */
+export type EventName = keyof typeof EventSchemas;
+/** An event name → payload map. */
+export type EventPayloads = { [K in EventName]: z.infer<(typeof EventSchemas)[K]> };
+/** Every event name. */
+export const EVENT_NAMES = Object.keys(EventSchemas) as EventName[];
+
+/** The frame a transport pushes for one event. */
+export const EventFrameSchema = z.object({
+  event: z.enum(EVENT_NAMES as [EventName, ...EventName[]]),
+  data: z.unknown(),
+});
+/** An event frame. */
+export type EventFrame = z.infer<typeof EventFrameSchema>;

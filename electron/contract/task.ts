@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { CheckResultSchema } from './check.js';
+
+/** Task states. Terminal: succeeded, failed, cancelled. */
+export const TaskStateSchema = z.enum([
+  'queued',
+  'planning',
+  'running',
+  'waiting_approval',
+  'waiting_user',
+  'paused',
+  'retrying',
+  'succeeded',
+  'failed',
+  'cancelled',
+]);
+/** A task state. */
+export type TaskState = z.infer<typeof TaskStateSchema>;
+
+/** States a task never leaves. */
+export const TERMINAL_STATES: readonly TaskState[] = ['succeeded', 'failed', 'cancelled'];
+
+/** Limits that stop a runaway task with a clear reason. */
+export const BudgetSchema = z.object({
+  maxSteps: z.number().int().positive().default(500),
+  maxTokens: z.number().int().positive().default(2_000_000),
+  maxCostUsd: z.number().positive().default(5),
+  maxWallMs: z.number().int().positive().default(3_600_000),
+});
+/** A task budget. */
+export type Budget = z.infer<typeof BudgetSchema>;
+
+/** What a task has consumed so far. */
+export const UsageSchema = z.object({
+  steps: z.number().int(),
+  modelCalls: z.number().int(),
+  tokensIn: z.number().int(),
+  tokensOut: z.number().int(),
+  costUsd: z.number(),
+  wallMs: z.number(),
+});
+/** Task usage. */
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** Where a task's plan comes from. */
+export const PlanSourceSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('playbook'),
+    /** The playbook YAML text, as given. */
+    source: z.string(),
+    /** The folder relative paths in the playbook resolve against. */
+    baseDir: z.string(),
+  }),
+  z.object({ kind: z.literal('goal'), goal: z.string() }),
+]);
+/** A plan source. */
+export type PlanSource = z.infer<typeof PlanSourceSchema>;
+
+/** How the user resolved a step whose side effect may or may not have happened. */
+export const UncertainResolutionSchema = z.enum(['rerun', 'skip', 'fail']);
+/** An uncertain-step resolution. */
+export type UncertainResolution = z.infer<typeof UncertainResolutionSchema>;
+
+/** A task: one goal or playbook run, durable across restarts. */
+export const TaskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  state: TaskStateSchema,
+  /** Why the task is in its state: the failed check, the exhausted budget, the pending approval. */
+  stateReason: z.string().optional(),
+  plan: PlanSourceSchema,
+  /** Inputs with secret values replaced by `[secret:name]`. */
+  inputs: z.record(z.string(), z.unknown()),
+  workspace: z.string(),
+  budget: BudgetSchema,
+  usage: UsageSchema,
+  checks: z.array(CheckResultSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  endedAt: z.string().optional(),
+});
+/** A task. */
+export type Task = z.infer<typeof TaskSchema>;

@@ -1,0 +1,47 @@
+import type { PlaybookStep, Step, StepExpectation, Task } from '../../contract/index.js';
+
+/** What a planner sees when asked for the next step. */
+export interface PlannerState {
+  task: Task;
+  /** Every recorded step of the task, oldest first. */
+  steps: readonly Step[];
+  /** Inputs including secret values (held in memory only). */
+  inputs: Readonly<Record<string, unknown>>;
+  /** Facts the runtime provides to templates, e.g. service URLs. */
+  env: Readonly<Record<string, unknown>>;
+}
+
+/** Token and cost usage of one planning call. */
+export interface PlannerUsage {
+  modelCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
+/** The planner's answer: the next tool call, done, or give up. */
+export type PlannerDecision =
+  | {
+      type: 'call';
+      /** Plan position; re-planning the same index after a restart must give the same call. */
+      index: number;
+      planStepId?: string;
+      title?: string;
+      tool?: string;
+      capability?: string;
+      args: Record<string, unknown>;
+      expect: StepExpectation[];
+      retries: number;
+      usage?: PlannerUsage;
+    }
+  | { type: 'done'; usage?: PlannerUsage }
+  | { type: 'fail'; reason: string; usage?: PlannerUsage };
+
+/** Chooses the smallest next step from the task's recorded state. */
+export interface Planner {
+  readonly kind: string;
+  next(state: PlannerState, signal: AbortSignal): Promise<PlannerDecision>;
+}
+
+/** A playbook step as a planner decision body. */
+export type PlannedPlaybookStep = Pick<PlaybookStep, 'tool' | 'capability' | 'args' | 'expect' | 'retries'>;

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type {
+  ApprovalPreview,
+  Availability,
+  RiskClass,
+  Tier,
+  ToolDescriptor,
+} from '../../contract/index.js';
+
+/** What a tool sees while it runs one call. */
+export interface ToolContext {
+  taskId: string;
+  stepId: string;
+  /** Stable across re-runs of the same step; send it downstream so the effect happens once. */
+  idempotencyKey: string;
+  /** Absolute path of the task workspace; file tools never leave it. */
+  workspace: string;
+  /** Aborted when the task is paused or cancelled. */
+  signal: AbortSignal;
+}
+
+/** How one concrete call is classified for the policy gate. */
+export interface CallClassification {
+  risks: RiskClass[];
+  /** What `Tool(pattern)` rules match against: a workspace path, a URL, … ('' when none). */
+  subject: string;
+  readOnly: boolean;
+  idempotent: boolean;
+  /** True when every path the call touches is inside the task workspace. */
+  insideWorkspace: boolean;
+  /** Host (with port) an external_http call reaches. */
+  host?: string;
+  preview: ApprovalPreview;
+}
+
+/** A tool: schema-validated input, a tier, a risk class, and an execute function. */
+export interface Tool<I = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  tier: Tier;
+  /** Capabilities it provides, e.g. `file.write`; the router falls back across tools sharing one. */
+  capabilities: string[];
+  /** Default risk class (the most severe one a call may have). */
+  risk: RiskClass;
+  readOnly: boolean;
+  idempotent: boolean;
+  input: z.ZodType<I>;
+  /** Classifies one validated call; the gate decides on the result. */
+  classify(args: I, ctx: Pick<ToolContext, 'workspace'>): CallClassification;
+  availability(): Availability;
+  execute(args: I, ctx: ToolContext): Promise<unknown>;
+}
+
+/** A tool failure. `retryable` lets the router fall back or the engine retry. */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+    readonly code = 'tool_error',
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Any tool, whatever its input type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
+
+/** A tool's public descriptor (the JSON schema comes from its zod input). */
+export type DescribeTool = (tool: AnyTool) => ToolDescriptor;

@@ -1,0 +1,38 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const require = createRequire(import.meta.url);
+const config = require(path.join(root, '.dependency-cruiser.cjs'));
+
+async function violationsIn(baseDir: string, folders: string[]): Promise<string[]> {
+  const result = await cruise(folders, {
+    baseDir,
+    ruleSet: { forbidden: config.forbidden },
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    validate: true,
+  });
+  const output = result.output as ICruiseResult;
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+}
+
+describe('layer arrows', () => {
+  it('the source tree breaks no arrow', async () => {
+    const folders = ['electron', 'renderer'].filter((f) =>
+      require('node:fs').existsSync(path.join(root, f)),
+    );
+    expect(await violationsIn(root, folders)).toEqual([]);
+  });
+
+  it('the check catches a runtime importing electron and a contract importing the runtime', async () => {
+    const fixture = path.join(root, 'test/fixtures/layers/broken');
+    const violations = await violationsIn(fixture, ['electron']);
+    expect(violations.some((v) => v.startsWith('runtime-stays-pure') && v.includes('electron'))).toBe(true);
+    expect(violations.some((v) => v.startsWith('runtime-stays-pure') && v.includes('playwright'))).toBe(true);
+    expect(violations.some((v) => v.startsWith('contract-imports-only-zod'))).toBe(true);
+  });
+});
