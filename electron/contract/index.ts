@@ -11,3 +11,4 @@ export * from './step.js';
 export * from './task.js';
 export * from './tool.js';
 export * from './trace.js';
+export * from './config.js';

@@ -5,6 +5,8 @@ export interface PlannerState {
   task: Task;
   /** Every recorded step of the task, oldest first. */
   steps: readonly Step[];
+  /** The latest attempt per plan index (the runner keeps it current, so planners need not rescan). */
+  latest?: ReadonlyMap<number, Step>;
   /** Inputs including secret values (held in memory only). */
   inputs: Readonly<Record<string, unknown>>;
   /** Facts the runtime provides to templates, e.g. service URLs. */

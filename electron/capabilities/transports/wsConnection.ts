@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket, RawData } from 'ws';
+import type { RpcResponse, Scope } from '../../contract/index.js';
+import {
+  createConnectionSubscriptions,
+  type CallContext,
+  type Dispatcher,
+  type EventBus,
+  type GatewayLog,
+} from '../../runtime/gateway/index.js';
+
+/** Close code for a peer that does not read fast enough ("try again later"). */
+export const SLOW_CONSUMER_CLOSE_CODE = 1013;
+
+/** What one accepted WebSocket connection is served with. */
+export interface ConnectionOptions {
+  dispatcher: Dispatcher;
+  bus: EventBus;
+  scopes: readonly Scope[];
+  log: GatewayLog;
+  /** Unsent bytes above which the connection is closed with 1013. */
+  maxBufferedBytes: number;
+}
+
+/**
+ * Serves RPC over one connection: each text frame is one request answered by one response,
+ * `events.subscribe` adds filters that live exactly as long as this connection.
+ */
+export function serveConnection(ws: WebSocket, options: ConnectionOptions): void {
+  const clientId = randomUUID();
+  const send = (frame: unknown) => sendFrame(ws, frame, options);
+  const subscriptions = createConnectionSubscriptions(options.bus, send);
+  const ctx: CallContext = { scopes: options.scopes, clientId, subscribe: subscriptions.subscribe };
+
+  ws.on('message', (data, isBinary) => {
+    void answer(data, isBinary, ctx, options.dispatcher).then(send);
+  });
+  ws.on('close', () => subscriptions.close());
+  // ws reports protocol violations (bad UTF-8, oversized frames) here and then closes;
+  // without a listener they would crash the process.
+  ws.on('error', (error) => options.log('websocket connection error', { clientId, error }));
+}
+
+async function answer(
+  data: RawData,
+  isBinary: boolean,
+  ctx: CallContext,
+  dispatcher: Dispatcher,
+): Promise<RpcResponse> {
+  if (isBinary) return invalidRequest('binary frames are not supported; send each request as a JSON text frame');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(asBuffer(data).toString('utf8'));
+  } catch (error) {
+    return invalidRequest(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return dispatcher.dispatch(raw, ctx);
+}
+
+function invalidRequest(message: string): RpcResponse {
+  return { id: null, error: { code: 'invalid_request', message } };
+}
+
+function sendFrame(ws: WebSocket, frame: unknown, options: ConnectionOptions): void {
+  if (ws.readyState !== ws.OPEN) return;
+  ws.send(serialize(frame, options.log));
+  if (ws.bufferedAmount > options.maxBufferedBytes) {
+    // Buffering without bound would let one stalled client exhaust the gateway's memory.
+    ws.close(SLOW_CONSUMER_CLOSE_CODE, 'slow consumer: too many unsent bytes');
+  }
+}
+
+/** JSON text of a frame; a result JSON cannot express (a BigInt, a cycle) becomes an `internal` error. */
+function serialize(frame: unknown, log: GatewayLog): string {
+  try {
+    return JSON.stringify(frame);
+  } catch (error) {
+    log('response could not be serialized', { error });
+    const id = (frame as { id?: unknown }).id;
+    return JSON.stringify({
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error: { code: 'internal', message: 'the response could not be encoded as JSON; see the server log' },
+    });
+  }
+}
+
+function asBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}

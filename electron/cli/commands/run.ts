@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { UncertainResolutionSchema, type Task } from '../../contract/index.js';
+import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { AgentDeskError } from '../../runtime/errors.js';
+import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
+import { parsePlaybook } from '../../runtime/planning/playbook/parse.js';
+import { openRuntime } from '../openRuntime.js';
+import { EXIT, parsePairs, printJson, reportError } from '../output.js';
+import { askApprovalsInteractively, showProgress } from '../terminal.js';
+
+interface RunOptions {
+  input: string[];
+  json?: boolean;
+  resume?: string;
+  workspace?: string;
+  onUncertain?: string;
+  interactive?: boolean;
+}
+
+/** `agent-desk run <playbook>`: runs a playbook to the end, or until it must wait. */
+export function registerRun(program: Command): void {
+  program
+    .command('run [playbook]')
+    .description('run a YAML playbook (or resume a task with --resume)')
+    .option('-i, --input <key=value>', 'an input value (repeatable)', (v: string, all: string[]) => [...all, v], [])
+    .option('--json', 'print the result as JSON')
+    .option('--resume <taskId>', 'continue an interrupted, paused or waiting task')
+    .option('--workspace <dir>', 'task workspace (default: a new folder under AGENT_DESK_HOME)')
+    .option('--on-uncertain <choice>', 'settle an interrupted non-idempotent step: rerun | skip | fail')
+    .option('--no-interactive', 'never prompt; leave approvals pending')
+    .action(async (file: string | undefined, opts: RunOptions) => {
+      const rt = openRuntime();
+      try {
+        process.exitCode = await runCommand(rt, file, opts);
+      } catch (error) {
+        process.exitCode = reportError(error, Boolean(opts.json));
+      } finally {
+        await rt.close();
+      }
+    });
+}
+
+async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunOptions): Promise<number> {
+  const given = parsePairs(opts.input);
+  const interactive = opts.interactive !== false && Boolean(process.stdin.isTTY && process.stdout.isTTY) && !opts.json;
+  const resolution = opts.onUncertain === undefined ? undefined : UncertainResolutionSchema.parse(opts.onUncertain);
+  let taskId: string;
+  let secrets: Record<string, string>;
+  if (opts.resume) {
+    const task = rt.engine.get(opts.resume);
+    secrets = secretsFor(task, given);
+    taskId = task.id;
+  } else {
+    if (!file) throw new AgentDeskError('invalid_params', 'give a playbook file, or --resume <taskId>');
+    ({ taskId, secrets } = createFromFile(rt, file, given, opts.workspace));
+  }
+  const stopProgress = process.stderr.isTTY && !opts.json ? showProgress(rt, taskId) : () => undefined;
+  const stopPrompts = interactive ? askApprovalsInteractively(rt, taskId) : () => undefined;
+  try {
+    rt.store.tasks.requestControl(taskId, null);
+    const task = await rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
+    return report(rt, task, Boolean(opts.json));
+  } finally {
+    stopPrompts();
+    stopProgress();
+  }
+}
+
+function createFromFile(rt: AgentRuntime, file: string, given: Record<string, string>, workspace?: string) {
+  const absolute = path.resolve(file);
+  let source: string;
+  try {
+    source = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    throw new AgentDeskError('not_found', `cannot read playbook ${file}: ${(error as Error).message}`);
+  }
+  const playbook = parsePlaybook(source, { toolInput: (name) => rt.registry.get(name)?.input, source: file });
+  const inputs = bindInputs(playbook, given, process.env);
+  const task = rt.engine.create({
+    title: playbook.name,
+    plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },
+    inputs: inputs.values,
+    secretNames: secretInputNames(playbook),
+    ...(workspace !== undefined && { workspace }),
+    budget: { ...rt.options.config.budget, ...playbook.budget },
+  });
+  return { taskId: task.id, secrets: inputs.secrets };
+}
+
+/** Secret inputs are never stored: a resumed task needs them again (flag or environment). */
+function secretsFor(task: Task, given: Record<string, string>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(task.inputs)) {
+    if (value !== `[secret:${name}]`) continue;
+    const supplied = given[name] ?? process.env[`AGENT_DESK_INPUT_${name.toUpperCase()}`];
+    if (supplied === undefined) {
+      throw new AgentDeskError('invalid_params', `secret input "${name}" is not stored; pass --input ${name}=… or set AGENT_DESK_INPUT_${name.toUpperCase()}`);
+    }
+    secrets[name] = supplied;
+  }
+  return secrets;
+}
+
+function report(rt: AgentRuntime, task: Task, json: boolean): number {
+  const steps = rt.engine.steps(task.id);
+  const pending = rt.approvals.list({ taskId: task.id, status: 'pending' });
+  if (json) {
+    printJson({
+      task: { id: task.id, title: task.title, state: task.state, stateReason: task.stateReason, usage: task.usage, workspace: task.workspace },
+      checks: task.checks,
+      steps: steps.map((s) => ({ index: s.index, attempt: s.attempt, tool: s.tool, status: s.status, route: s.route?.reason, policy: s.policy?.effect, error: s.error, durationMs: s.durationMs })),
+      approvals: pending.map((a) => ({ id: a.id, tool: a.tool, summary: a.preview.summary, preview: a.preview.body })),
+    });
+  } else {
+    console.log(`${task.id}  ${task.state}: ${task.stateReason ?? ''}`);
+    for (const c of task.checks) console.log(`  ${c.passed ? 'PASS' : 'FAIL'}  ${c.name}: ${c.output}`);
+    for (const a of pending) {
+      console.log(`  waiting for approval ${a.id}: ${a.preview.summary}`);
+      console.log(`  decide with: agent-desk approvals approve ${a.id}   then: agent-desk run --resume ${task.id}`);
+    }
+  }
+  if (task.state === 'succeeded') return EXIT.ok;
+  if (task.state === 'failed' || task.state === 'cancelled') return EXIT.failed;
+  return EXIT.waiting;
+}
+

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startWsGateway } from '../../capabilities/transports/wsServer.js';
+import { openRuntime } from '../openRuntime.js';
+import { reportError } from '../output.js';
+
+/** Until the web UI lands, the gateway's HTTP root says what it is and how to connect. */
+function statusPage(version: string) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" });
+    res.end(`<!doctype html><meta charset="utf-8"><title>Agent Desk</title><h1>Agent Desk ${version}</h1>
+<p>The headless gateway is running. RPC: WebSocket at <code>/rpc</code> with the bearer token from <code>gateway.json</code> in the data folder.</p>`);
+  };
+}
+
+/** `agent-desk serve`: the headless gateway (WebSocket RPC on loopback) hosting the runtime. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the headless gateway: WebSocket RPC on 127.0.0.1 with a bearer token')
+    .option('--port <port>', 'port (0 = any free port)')
+    .option('--host <host>', 'address to bind', undefined)
+    .option('--token <token>', 'bearer token (default: AGENT_DESK_TOKEN or a new random one)')
+    .action(async (opts: { port?: string; host?: string; token?: string }) => {
+      const rt = openRuntime();
+      try {
+        const token = opts.token ?? process.env.AGENT_DESK_TOKEN ?? randomBytes(24).toString('base64url');
+        const port = opts.port === undefined ? rt.options.config.gateway.port : Number(opts.port);
+        const gateway = await startWsGateway({
+          host: opts.host ?? rt.options.config.gateway.host,
+          port,
+          token,
+          dispatcher: rt.dispatcher,
+          bus: rt.bus,
+          httpHandler: statusPage(rt.options.version ?? ''),
+        });
+        const infoFile = path.join(rt.options.home, 'gateway.json');
+        writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), { mode: 0o600 });
+        chmodSync(infoFile, 0o600);
+        const recovered = rt.engine.recover();
+        console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);
+        console.log(`RPC: ${gateway.url} (bearer token in ${infoFile})`);
+        if (recovered.length) console.log(`Resumed ${recovered.length} interrupted task(s): ${recovered.join(', ')}`);
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        // Runs in flight stay resumable: their steps are recorded and the next start recovers them.
+        await gateway.close();
+        rt.store.close();
+        process.exit(0);
+      } catch (error) {
+        process.exitCode = reportError(error, false);
+        rt.store.close();
+      }
+    });
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import type { Config } from '../contract/index.js';
+import { systemClock, type Clock } from './clock.js';
+import { processIsAlive, type EngineDeps } from './engine/engineDeps.js';
+import type { ServiceHost } from './engine/ports.js';
+import { TaskEngine } from './engine/taskEngine.js';
+import { createDispatcher, type Dispatcher } from './gateway/dispatcher.js';
+import { createEventBus, type EventBus } from './gateway/eventBus.js';
+import { coreHandlers } from './gateway/coreHandlers.js';
+import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
+import { ApprovalBroker } from './policy/approvalBroker.js';
+import { PolicyGate } from './policy/gate.js';
+import { Store } from './store/store.js';
+import { builtinTools } from './tools/builtin/index.js';
+import { ToolRegistry } from './tools/registry.js';
+import { ToolRouter } from './tools/router.js';
+import { Redactor } from './trace/redactor.js';
+import { TraceLog } from './trace/traceLog.js';
+import { runChecks } from './verify/index.js';
+
+/** What an entry point (CLI, Electron main, tests) provides to open a runtime. */
+export interface RuntimeOptions {
+  home: string;
+  config: Config;
+  clock?: Clock;
+  /** Starts playbook services (child processes); absent → playbooks with services are refused at run. */
+  services?: ServiceHost;
+  pid?: number;
+  pollMs?: number;
+  retryBackoffMs?: number;
+  version?: string;
+}
+
+/**
+ * The runtime core wired together: one SQLite store under `home`, the tool registry and router,
+ * the policy gate and approval broker, the task engine, the event bus and the RPC dispatcher.
+ */
+export class AgentRuntime {
+  readonly store: Store;
+  readonly bus: EventBus;
+  readonly registry: ToolRegistry;
+  readonly redactor = new Redactor();
+  readonly trace: TraceLog;
+  readonly approvals: ApprovalBroker;
+  readonly engine: TaskEngine;
+  readonly dispatcher: Dispatcher;
+  readonly startedAt: string;
+
+  constructor(readonly options: RuntimeOptions) {
+    const clock = options.clock ?? systemClock;
+    this.startedAt = new Date(clock.now()).toISOString();
+    this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability);
+    this.bus = createEventBus();
+    this.registry = new ToolRegistry();
+    for (const tool of builtinTools()) this.registry.register(tool);
+    this.trace = new TraceLog(this.store.trace, this.redactor, clock);
+    const emit: EngineDeps['emit'] = (name, payload) => this.bus.emit(name, payload);
+    this.approvals = new ApprovalBroker(this.store, this.trace, this.redactor, clock, emit);
+    // Grants are stored with redacted subjects, so look them up the same way.
+    const gate = new PolicyGate(options.config.policy, {
+      findGrant: (q) => this.store.grants.find({ ...q, subject: this.redactor.text(q.subject) }),
+    });
+    const deps: EngineDeps = {
+      store: this.store,
+      trace: this.trace,
+      redactor: this.redactor,
+      clock,
+      router: new ToolRouter(this.registry),
+      gate,
+      approvals: this.approvals,
+      runChecks,
+      plans: playbookPlanFactory(this.registry),
+      ...(options.services && { services: options.services }),
+      emit,
+      pid: options.pid ?? process.pid,
+      isAlive: processIsAlive,
+      pollMs: options.pollMs ?? 250,
+      retryBackoffMs: options.retryBackoffMs ?? 500,
+      loopThreshold: 3,
+    };
+    this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
+    this.dispatcher = createDispatcher({
+      handlers: coreHandlers(this),
+      idempotency: this.store.idempotency,
+    });
+  }
+
+  /** Waits for in-process runs, then closes the database. */
+  async close(): Promise<void> {
+    await this.engine.idle();
+    this.store.close();
+  }
+}

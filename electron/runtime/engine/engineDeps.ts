@@ -1,0 +1,42 @@
+import type { Clock } from '../clock.js';
+import type { ApprovalBroker } from '../policy/approvalBroker.js';
+import type { PolicyGate } from '../policy/gate.js';
+import type { Store } from '../store/store.js';
+import type { ToolRouter } from '../tools/router.js';
+import type { Redactor } from '../trace/redactor.js';
+import type { TraceLog } from '../trace/traceLog.js';
+import type { CheckRunner, Emit, PlanFactory, ServiceHost } from './ports.js';
+
+/** Everything the engine is wired with; entry points build it, tests build it with real parts. */
+export interface EngineDeps {
+  store: Store;
+  trace: TraceLog;
+  redactor: Redactor;
+  clock: Clock;
+  router: ToolRouter;
+  gate: PolicyGate;
+  approvals: ApprovalBroker;
+  runChecks: CheckRunner;
+  plans: PlanFactory;
+  services?: ServiceHost;
+  emit: Emit;
+  /** This process, for the runner lease. */
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  /** How often a waiting runner looks for decisions made by other processes. */
+  pollMs: number;
+  /** First retry delay; doubles per attempt. */
+  retryBackoffMs: number;
+  /** Same call + same result this many times in a row stops the task. */
+  loopThreshold: number;
+}
+
+/** True when a process with this pid exists. */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

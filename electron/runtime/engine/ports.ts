@@ -1,0 +1,47 @@
+import type {
+  AcceptanceCheck,
+  CheckResult,
+  EventName,
+  EventPayloads,
+  PlaybookService,
+  Task,
+} from '../../contract/index.js';
+import type { Planner } from '../planning/planner.js';
+
+/** Publishes a contract event (the gateway's event bus implements it). */
+export type Emit = <E extends EventName>(name: E, payload: EventPayloads[E]) => void;
+
+/** Local services a playbook declared, running for the length of one run. */
+export interface RunningServices {
+  /** name → base URL, e.g. `http://127.0.0.1:43121`. */
+  urls: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Starts a playbook's services (implemented with child processes in capabilities). */
+export interface ServiceHost {
+  start(
+    services: readonly PlaybookService[],
+    opts: { baseDir: string; workspace: string; /** Ports used before (resume): reused when free, so recorded URLs stay valid. */ ports?: Record<string, number> },
+  ): Promise<RunningServices>;
+}
+
+/** Values templates may reference besides inputs and step outputs. */
+export interface TemplateEnv {
+  services: Record<string, { url: string }>;
+}
+
+/** Everything the engine needs to drive one task's plan. */
+export interface TaskPlan {
+  planner: Planner;
+  services: readonly PlaybookService[];
+  baseDir: string;
+  /** Acceptance checks with templates resolved against the finished run. */
+  acceptance(scope: { inputs: Record<string, unknown>; outputs: Record<string, unknown>; env: TemplateEnv; task: Task }): AcceptanceCheck[];
+}
+
+/** Builds the plan for a task (parsing its playbook, choosing its planner). */
+export type PlanFactory = (task: Task) => TaskPlan;
+
+/** Runs acceptance checks. */
+export type CheckRunner = (checks: readonly AcceptanceCheck[], ctx: { workspace: string; signal: AbortSignal }) => Promise<CheckResult[]>;

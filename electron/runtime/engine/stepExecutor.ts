@@ -1,0 +1,256 @@
+import type { Step, Task, TaskState, TraceEventType } from '../../contract/index.js';
+import { isoAt } from '../clock.js';
+import { digestOf } from '../digest.js';
+import { AgentDeskError } from '../errors.js';
+import { checkExpectations } from '../planning/expectations.js';
+import type { PlannerDecision } from '../planning/planner.js';
+import { describeRoute, type RouteCandidate } from '../tools/router.js';
+import { ToolError } from '../tools/types.js';
+import type { EngineDeps } from './engineDeps.js';
+import type { StepLog } from './stepLog.js';
+
+type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
+
+/** What happened to one planned call. */
+export type StepOutcome = { kind: 'completed'; step: Step } | { kind: 'retry' } | { kind: 'stop' };
+
+/** The slice of the task run a step executor may touch. */
+export interface ExecutorHost {
+  task(): Task;
+  steps(): StepLog;
+  signal: AbortSignal;
+  detachOnApproval: boolean;
+  /** Extra hosts external_http may reach for this run (the playbook's own services). */
+  networkAllow(): string[];
+  transition(to: TaskState, reason: string): void;
+  fail(reason: string): unknown;
+  honourControl(): 'stopped' | 'go';
+  saveStep(step: Step, extra?: () => void): Step;
+  newStepId(): string;
+  countStep(): void;
+  trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void;
+}
+
+/** Gates, routes, executes and records one planned call, exactly once per idempotency key. */
+export class StepExecutor {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly host: ExecutorHost,
+  ) {}
+
+  async execute(decision: CallDecision): Promise<StepOutcome> {
+    const existing = this.latestAt(decision.index);
+    let candidates: RouteCandidate[];
+    let skipped;
+    try {
+      ({ candidates, skipped } = this.deps.router.plan({ ...(decision.tool !== undefined && { tool: decision.tool }), ...(decision.capability !== undefined && { capability: decision.capability }), args: decision.args }));
+    } catch (error) {
+      return this.failUnroutable(decision, existing, error);
+    }
+    if (existing && (existing.status === 'started' || existing.status === 'waiting_approval')) {
+      const same = candidates.find((c) => c.tool.name === existing.tool) ?? candidates[0]!;
+      if (existing.status === 'started' || this.sameArgs(existing, same)) return this.resume(existing, same, candidates, decision);
+      this.supersede(existing);
+    }
+    const primary = candidates[0]!;
+    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
+    if (step.status === 'denied') return { kind: 'stop' };
+    if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
+    return this.run(step, candidates, decision, true);
+  }
+
+  // ---- gate -----------------------------------------------------------------------------------
+
+  private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
+    const task = this.host.task();
+    const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
+    const policy = this.deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification: cls, networkAllow: this.host.networkAllow() });
+    const now = isoAt(this.deps.clock.now());
+    const step: Step = {
+      id: this.host.newStepId(),
+      taskId: task.id,
+      index: decision.index,
+      attempt: (previous?.attempt ?? 0) + 1,
+      ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
+      tool: primary.tool.name,
+      args: primary.args,
+      status: policy.effect === 'allow' ? 'started' : policy.effect === 'ask' ? 'waiting_approval' : 'denied',
+      idempotencyKey: `${task.id}:${decision.index}`,
+      readOnly: cls.readOnly,
+      idempotent: cls.idempotent,
+      ...(route && { route }),
+      policy,
+      tokens: 0,
+      costUsd: 0,
+      startedAt: now,
+    };
+    if (policy.effect === 'deny') {
+      step.error = `denied by policy: ${policy.reason}`;
+      this.host.saveStep(step, () => this.host.trace('step.policy', { ...policy }, step.id));
+      this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
+      return step;
+    }
+    if (policy.effect === 'ask') {
+      const approval = this.deps.approvals.request({
+        taskId: task.id, stepId: step.id, tool: step.tool, subject: cls.subject, args: primary.args, decision: policy, preview: cls.preview,
+      });
+      step.approvalId = approval.id;
+      this.host.saveStep(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
+      this.host.transition('waiting_approval', `approval needed: ${cls.preview.summary}`);
+      return step;
+    }
+    return step; // the allow decision is traced with the `started` write (one commit)
+  }
+
+  private async awaitApprovalThenRun(step: Step, primary: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
+    const verdict = await this.awaitApproval(step);
+    if (verdict !== 'approved') return { kind: 'stop' };
+    const onlyApproved = all.filter((c) => c === primary);
+    return this.run({ ...step, status: 'started' }, onlyApproved, decision);
+  }
+
+  /** Waits for the step's approval; a denial fails the task with the reason recorded. */
+  private async awaitApproval(step: Step): Promise<'approved' | 'stopped'> {
+    const id = step.approvalId!;
+    for (;;) {
+      const approval = this.deps.approvals.get(id);
+      if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
+      if (approval.status === 'approved') {
+        if (this.host.task().state === 'waiting_approval') this.host.transition('running', `approved by ${approval.decidedBy ?? 'user'}`);
+        return 'approved';
+      }
+      if (approval.status === 'denied' || approval.status === 'cancelled') {
+        const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
+        const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
+        this.host.saveStep({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
+        if (approval.status === 'denied') this.host.fail(`step ${step.index + 1} (${step.tool}) ${error}`);
+        return 'stopped';
+      }
+      if (this.host.honourControl() === 'stopped') return 'stopped';
+      if (this.host.task().state !== 'waiting_approval') this.host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
+      if (this.host.detachOnApproval) return 'stopped';
+      await this.deps.approvals.changed(id, this.deps.pollMs, this.host.signal);
+      if (this.host.signal.aborted && this.host.honourControl() === 'stopped') return 'stopped';
+    }
+  }
+
+  private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
+    if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
+    this.host.trace('step.started', { index: existing.index, tool: existing.tool, rerun: true, reason: 'interrupted; safe to re-run (read-only or idempotent)' }, existing.id);
+    return this.run(existing, [same], decision);
+  }
+
+  // ---- execute ----------------------------------------------------------------------------
+
+  private async run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+    const task = this.host.task();
+    let current = step;
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
+      if (i > 0 && !this.fallbackAllowed(candidate)) break;
+      const startedAt = this.deps.clock.now();
+      current = this.host.saveStep(
+        { ...current, tool: candidate.tool.name, args: candidate.args, status: 'started', startedAt: isoAt(startedAt) },
+        () => this.traceStarted(current, candidate, tracePolicy && i === 0),
+      );
+      try {
+        const output = await candidate.tool.execute(candidate.args, { taskId: task.id, stepId: current.id, idempotencyKey: current.idempotencyKey, workspace: task.workspace, signal: this.host.signal });
+        return this.completed(current, output, startedAt, decision);
+      } catch (error) {
+        if (this.host.signal.aborted) return { kind: 'stop' }; // left `started`: resume decides
+        const message = error instanceof Error ? error.message : String(error);
+        const retryable = error instanceof ToolError && error.retryable;
+        if (retryable && i + 1 < candidates.length) {
+          current = this.withAttempt(current, candidate, message);
+          continue;
+        }
+        return this.failed(current, message, startedAt, decision, retryable || current.idempotent);
+      }
+    }
+    return this.failed(current, 'no fallback tool is allowed without a new approval', this.deps.clock.now(), decision, false);
+  }
+
+  private traceStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
+    if (withPolicy && step.policy) this.host.trace('step.policy', { ...step.policy }, step.id);
+    this.host.trace('step.started', { index: step.index, attempt: step.attempt, tool: candidate.tool.name, args: candidate.args, route: step.route, idempotencyKey: step.idempotencyKey }, step.id);
+  }
+
+  private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
+    const end = this.deps.clock.now();
+    const done: Step = { ...step, status: 'completed', output, outputDigest: digestOf(output), endedAt: isoAt(end), durationMs: end - startedAt };
+    const failures = checkExpectations(output, decision.expect);
+    if (failures.length > 0) return this.failed(done, `expectation failed: ${failures.join('; ')}`, startedAt, decision, step.idempotent);
+    this.host.saveStep(done, () => {
+      this.host.countStep();
+      this.host.trace('step.completed', { index: step.index, tool: step.tool, outputDigest: done.outputDigest, durationMs: done.durationMs, tokens: step.tokens, costUsd: step.costUsd }, step.id);
+    });
+    return { kind: 'completed', step: done };
+  }
+
+  private async failed(step: Step, error: string, startedAt: number, decision: CallDecision, canRetry: boolean): Promise<StepOutcome> {
+    const end = this.deps.clock.now();
+    const failed: Step = { ...step, status: 'failed', error, endedAt: isoAt(end), durationMs: end - startedAt };
+    this.host.saveStep(failed, () => {
+      this.host.countStep();
+      this.host.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
+    });
+    if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
+    this.host.fail(`step ${step.index + 1} (${step.tool}) failed: ${error}`);
+    return { kind: 'stop' };
+  }
+
+  private async retryLater(step: Step): Promise<StepOutcome> {
+    this.host.transition('retrying', `step ${step.index + 1} (${step.tool}) failed, retry ${step.attempt}: ${step.error}`);
+    await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.host.signal).catch(() => undefined);
+    if (this.host.honourControl() === 'stopped') return { kind: 'stop' };
+    this.host.transition('running', 'retrying');
+    return { kind: 'retry' };
+  }
+
+  private withAttempt(step: Step, candidate: RouteCandidate, detail: string): Step {
+    const route = step.route ?? { tool: candidate.tool.name, tier: candidate.tool.tier, reason: candidate.reason, attempts: [] };
+    const next = { ...route, attempts: [...route.attempts, { tool: candidate.tool.name, tier: candidate.tool.tier, outcome: 'retryable_error' as const, detail }] };
+    return { ...step, route: next };
+  }
+
+  /** A fallback tool runs only if the gate allows it outright (an approval covered the first tool only). */
+  private fallbackAllowed(candidate: RouteCandidate): boolean {
+    const task = this.host.task();
+    const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
+    return this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() }).effect === 'allow';
+  }
+
+  private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
+    const task = this.host.task();
+    const message = error instanceof Error ? error.message : String(error);
+    const now = isoAt(this.deps.clock.now());
+    const step: Step = {
+      id: this.host.newStepId(), taskId: task.id, index: decision.index, attempt: (previous?.attempt ?? 0) + 1,
+      ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
+      tool: decision.tool ?? decision.capability ?? '(none)', args: decision.args, status: 'failed',
+      idempotencyKey: `${task.id}:${decision.index}`, readOnly: true, idempotent: true, error: message, tokens: 0, costUsd: 0, startedAt: now, endedAt: now,
+    };
+    this.host.saveStep(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
+    const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
+    if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
+    this.host.fail(`step ${decision.index + 1} (${step.tool}) cannot run: ${message}`);
+    return { kind: 'stop' };
+  }
+
+  /** An approval covers the exact arguments it showed; re-planned arguments must match them. */
+  private sameArgs(step: Step, candidate: RouteCandidate): boolean {
+    return digestOf(this.deps.redactor.value(candidate.args)) === digestOf(step.args);
+  }
+
+  private supersede(step: Step): void {
+    const error = 'superseded: the arguments changed after the approval was requested';
+    if (step.approvalId) this.deps.approvals.cancel(step.approvalId, 'runtime (arguments changed)');
+    this.host.saveStep({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () =>
+      this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id),
+    );
+  }
+
+  private latestAt(index: number): Step | undefined {
+    return this.host.steps().latest(index);
+  }
+}

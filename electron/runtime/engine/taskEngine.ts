@@ -1,0 +1,171 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { ulid } from 'ulid';
+import {
+  BudgetSchema,
+  type Budget,
+  type PlanSource,
+  type Step,
+  type Task,
+  type UncertainResolution,
+} from '../../contract/index.js';
+import { isoAt } from '../clock.js';
+import { AgentDeskError } from '../errors.js';
+import { emptyUsage } from './budgets.js';
+import type { EngineDeps } from './engineDeps.js';
+import { isTerminal } from './stateMachine.js';
+import { TaskRun, type RunOptions } from './taskRun.js';
+
+/** What a caller gives to create a task. */
+export interface TaskSpec {
+  title?: string;
+  plan: PlanSource;
+  /** Non-secret input values (persisted). */
+  inputs: Record<string, unknown>;
+  /** Secret input names; their values live only in memory and are redacted everywhere. */
+  secretNames?: string[];
+  workspace?: string;
+  budget?: Partial<Budget>;
+}
+
+/** Creates, runs, pauses, resumes and cancels tasks; recovers interrupted ones at start-up. */
+export class TaskEngine {
+  private readonly runs = new Map<string, TaskRun>();
+
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly workspacesDir: string,
+  ) {}
+
+  /** Validates the plan and records a queued task (nothing runs yet). */
+  create(spec: TaskSpec): Task {
+    const id = `tsk_${ulid()}`;
+    const now = isoAt(this.deps.clock.now());
+    const workspace = path.resolve(spec.workspace ?? path.join(this.workspacesDir, id));
+    const inputs = { ...spec.inputs };
+    for (const name of spec.secretNames ?? []) inputs[name] = `[secret:${name}]`;
+    const task: Task = {
+      id,
+      title: spec.title ?? 'untitled task',
+      state: 'queued',
+      plan: spec.plan,
+      inputs: this.deps.redactor.value(inputs),
+      workspace,
+      budget: BudgetSchema.parse(spec.budget ?? {}),
+      usage: emptyUsage(),
+      checks: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.deps.plans(task); // throws invalid_playbook before anything is stored
+    mkdirSync(workspace, { recursive: true });
+    this.deps.store.transaction(() => {
+      this.deps.store.tasks.insert(task);
+      this.deps.trace.append(id, 'task.created', { title: task.title, plan: task.plan.kind, workspace, budget: task.budget, inputs: task.inputs });
+    });
+    this.deps.emit('task.updated', task);
+    return task;
+  }
+
+  /** Runs a task in this process until it ends or waits; concurrent calls for one task share the run. */
+  async run(taskId: string, options: RunOptions = {}): Promise<Task> {
+    const active = this.runs.get(taskId);
+    if (active) throw new AgentDeskError('conflict', `task ${taskId} is already running in this process`);
+    if (options.secrets) for (const [name, value] of Object.entries(options.secrets)) this.deps.redactor.add(name, value);
+    const run = new TaskRun(this.deps, taskId, options);
+    this.runs.set(taskId, run);
+    try {
+      return await run.run();
+    } finally {
+      this.runs.delete(taskId);
+    }
+  }
+
+  /** Starts a run in the background (gateway use); errors end up in the task state. */
+  start(taskId: string, options: RunOptions = {}): void {
+    if (this.runs.has(taskId)) return;
+    void this.run(taskId, options).catch(() => undefined);
+  }
+
+  isRunningHere(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  get(taskId: string): Task {
+    const task = this.deps.store.tasks.get(taskId);
+    if (!task) throw new AgentDeskError('not_found', `no task ${taskId}`);
+    return task;
+  }
+
+  steps(taskId: string): Step[] {
+    this.get(taskId);
+    return this.deps.store.steps.forTask(taskId);
+  }
+
+  /** Asks the runner to pause after the current step (or pauses a waiting task at once). */
+  pause(taskId: string): Task {
+    const task = this.get(taskId);
+    if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
+    if (task.state === 'paused') return task;
+    this.deps.store.tasks.requestControl(taskId, 'pause', 'paused by the user');
+    if (!this.runs.has(taskId) && !this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
+    return task;
+  }
+
+  /** Cancels a task; an in-flight tool call in this process is aborted. */
+  cancel(taskId: string, reason = 'cancelled by the user'): Task {
+    const task = this.get(taskId);
+    if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
+    this.deps.store.tasks.requestControl(taskId, 'cancel', reason);
+    const run = this.runs.get(taskId);
+    if (run) run.abort.abort(new AgentDeskError('conflict', reason));
+    else if (!this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
+    return this.get(taskId);
+  }
+
+  /** Resumes a paused, waiting or interrupted task in the background. */
+  resume(taskId: string, resolution?: UncertainResolution, options: RunOptions = {}): Task {
+    const task = this.get(taskId);
+    if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
+    if (this.ownedElsewhere(taskId)) {
+      throw new AgentDeskError('conflict', `task ${taskId} is being run by process ${this.deps.store.tasks.owner(taskId)}`);
+    }
+    this.deps.store.tasks.requestControl(taskId, null);
+    this.start(taskId, { ...options, ...(resolution && { resolution }) });
+    return this.get(taskId);
+  }
+
+  /** Appends a user message to the trace (model planners read it). */
+  message(taskId: string, text: string): number {
+    this.get(taskId);
+    return this.deps.trace.append(taskId, 'user.message', { text });
+  }
+
+  /**
+   * At start-up: restarts tasks that were running when the process died. Waiting, paused and
+   * uncertain tasks stay where they are until a person acts; approvals are re-awaited.
+   */
+  recover(options: RunOptions = {}): string[] {
+    const resumable = this.deps.store.tasks
+      .inStates(['queued', 'planning', 'running', 'retrying', 'waiting_approval'])
+      .filter((t) => !this.ownedElsewhere(t.id));
+    for (const t of resumable) this.start(t.id, options);
+    return resumable.map((t) => t.id);
+  }
+
+  /** Waits for every run started in this process (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private ownedElsewhere(taskId: string): boolean {
+    const owner = this.deps.store.tasks.owner(taskId);
+    return owner !== null && owner !== this.deps.pid && this.deps.isAlive(owner);
+  }
+
+  /** A task nobody is running: apply pause/cancel directly through a short run. */
+  private applyControlNow(taskId: string): Task {
+    const run = new TaskRun(this.deps, taskId, {});
+    return run.applyControlOnly();
+  }
+}

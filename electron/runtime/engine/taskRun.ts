@@ -1,0 +1,311 @@
+import { ulid } from 'ulid';
+import type { Step, Task, TaskState, UncertainResolution, Usage } from '../../contract/index.js';
+import { isoAt } from '../clock.js';
+import { digestOf } from '../digest.js';
+import { AgentDeskError } from '../errors.js';
+import type { PlannerDecision, PlannerUsage } from '../planning/planner.js';
+import { exhaustedBudget } from './budgets.js';
+import type { EngineDeps } from './engineDeps.js';
+import { LoopDetector } from './loopDetector.js';
+import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
+import { assertTransition, isTerminal } from './stateMachine.js';
+import { StepExecutor, type StepOutcome } from './stepExecutor.js';
+import { StepLog } from './stepLog.js';
+
+/** How one run should behave. */
+export interface RunOptions {
+  /** Return as soon as the task waits for an approval (non-interactive CLI) instead of waiting. */
+  detachOnApproval?: boolean;
+  /** How to settle a step whose side effect may or may not have happened. */
+  resolution?: UncertainResolution;
+  /** Secret inputs, held in memory only. */
+  secrets?: Record<string, string>;
+}
+
+/** Why a run stopped: the task reached a state the runner does not drive further. */
+export type RunStop = 'stopped';
+
+/**
+ * Drives one task from its recorded state until it ends or must wait: observe → plan the
+ * smallest next step → gate → route → execute → record → verify → decide.
+ */
+export class TaskRun {
+  readonly abort = new AbortController();
+  private task!: Task;
+  private steps = new StepLog();
+  private plan!: TaskPlan;
+  private services: RunningServices | undefined;
+  private readonly loop: LoopDetector;
+  private runStartedAt = 0;
+  private wallAtStart = 0;
+
+  constructor(
+    private readonly deps: EngineDeps,
+    readonly taskId: string,
+    private readonly options: RunOptions,
+  ) {
+    this.loop = new LoopDetector(deps.loopThreshold);
+  }
+
+  /** Runs until the task is terminal or waiting; returns the task as it then is. */
+  async run(): Promise<Task> {
+    const { store, pid, isAlive } = this.deps;
+    if (!store.tasks.claim(this.taskId, pid, isAlive)) {
+      throw new AgentDeskError('conflict', `task ${this.taskId} is being run by process ${store.tasks.owner(this.taskId)}`);
+    }
+    try {
+      this.task = this.load();
+      if (isTerminal(this.task.state)) return this.task;
+      this.plan = this.deps.plans(this.task);
+      this.steps = new StepLog(store.steps.forTask(this.taskId));
+      this.runStartedAt = this.deps.clock.now();
+      this.wallAtStart = this.task.usage.wallMs;
+      if ((await this.settleInterruptedSteps()) === 'stopped') return this.load();
+      await this.enterRunning();
+      await this.startServices();
+      await this.drive();
+      return this.load();
+    } catch (error) {
+      if (!isTerminal(this.load().state) && !this.abort.signal.aborted) {
+        this.transition('failed', `runtime error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return this.load();
+    } finally {
+      await this.services?.stop().catch(() => undefined);
+      store.tasks.release(this.taskId, pid);
+    }
+  }
+
+  /** Applies a pending pause/cancel to a task no runner is driving. */
+  applyControlOnly(): Task {
+    const { store, pid, isAlive } = this.deps;
+    if (!store.tasks.claim(this.taskId, pid, isAlive)) return this.load();
+    try {
+      this.task = this.load();
+      this.steps = new StepLog(store.steps.forTask(this.taskId));
+      if (!isTerminal(this.task.state)) this.honourControl();
+      return this.load();
+    } finally {
+      store.tasks.release(this.taskId, pid);
+    }
+  }
+
+  private async drive(): Promise<void> {
+    const executor = new StepExecutor(this.deps, this.executorHost());
+    for (;;) {
+      if (this.honourControl() === 'stopped') return;
+      const over = exhaustedBudget(this.task.budget, this.usageNow());
+      if (over) return void this.fail(over, 'budget.exceeded');
+      const decision = await this.plan.planner.next(this.plannerState(), this.abort.signal);
+      this.addPlannerUsage(decision.usage);
+      if (decision.type === 'done') return this.finish();
+      if (decision.type === 'fail') return void this.fail(`planner gave up: ${decision.reason}`);
+      const outcome = await executor.execute(decision);
+      if (outcome.kind === 'stop') return;
+      if (outcome.kind === 'completed' && this.detectLoop(decision, outcome.step)) return;
+    }
+  }
+
+  // ---- recovery ----------------------------------------------------------------------------
+
+  /** Steps left `started` by a crash: re-run the safe ones, hold the rest for the user. */
+  private async settleInterruptedSteps(): Promise<RunStop | 'ok'> {
+    for (const step of this.latestSteps()) {
+      if (step.status !== 'started' && step.status !== 'uncertain') continue;
+      if (step.status === 'started' && (step.readOnly || step.idempotent)) continue; // re-run in place
+      const resolution = this.options.resolution;
+      if (!resolution) return this.holdUncertain(step);
+      if (resolution === 'fail') {
+        this.saveStep({ ...step, status: 'failed', error: 'failed by the user after an interruption' });
+        return this.fail(`step ${step.index + 1} (${step.tool}) failed by the user after an interruption`) ;
+      }
+      if (resolution === 'skip') {
+        this.saveStep({ ...step, status: 'skipped', error: 'skipped by the user after an interruption' });
+        this.trace('step.skipped', { index: step.index, tool: step.tool }, step.id);
+      } else {
+        this.saveStep({ ...step, status: 'started', error: undefined });
+      }
+    }
+    return 'ok';
+  }
+
+  private holdUncertain(step: Step): RunStop {
+    if (step.status !== 'uncertain') {
+      this.saveStep({ ...step, status: 'uncertain', error: 'interrupted while running; the effect may or may not have happened' });
+      this.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey }, step.id);
+    }
+    const reason = `step ${step.index + 1} (${step.tool}) was interrupted and may or may not have taken effect: choose rerun, skip or fail`;
+    if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
+    return 'stopped';
+  }
+
+  // ---- state ---------------------------------------------------------------------------------
+
+  private async enterRunning(): Promise<void> {
+    const state = this.task.state;
+    if (state === 'queued') this.transition('planning', 'run started');
+    if (this.task.state === 'planning') this.transition('running', 'plan ready');
+    else if (state === 'running') this.transition('running', 'resumed after an interruption');
+    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') this.transition('running', 'resumed');
+    // waiting_approval stays until the decision arrives (the executor waits on it).
+  }
+
+  /** Records a state change (row, trace, event) — always before anything acts on it. */
+  transition(to: TaskState, reason: string): void {
+    const from = this.task.state;
+    assertTransition(from, to);
+    const at = isoAt(this.deps.clock.now());
+    this.deps.store.transaction(() => {
+      this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), at);
+      this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined);
+      this.trace('task.transition', { from, to, reason });
+    });
+    this.task = this.load();
+    this.deps.emit('task.updated', this.task);
+  }
+
+  private fail(reason: string, event?: 'budget.exceeded' | 'loop.detected'): RunStop {
+    if (event) this.trace(event, { reason });
+    this.transition('failed', reason);
+    return 'stopped';
+  }
+
+  /** Pause or cancel requested by any client (this process or another sharing the database). */
+  private honourControl(): RunStop | 'go' {
+    const { control, reason } = this.deps.store.tasks.control(this.taskId);
+    if (!control) return 'go';
+    this.deps.store.tasks.requestControl(this.taskId, null);
+    for (const step of this.latestSteps()) {
+      if (step.status === 'waiting_approval' && step.approvalId && control === 'cancel') {
+        this.deps.approvals.cancel(step.approvalId, 'task cancelled');
+      }
+    }
+    this.transition(control === 'cancel' ? 'cancelled' : 'paused', reason ?? `${control} requested`);
+    return 'stopped';
+  }
+
+  private async finish(): Promise<void> {
+    const checks = this.plan.acceptance({
+      inputs: this.inputs(),
+      outputs: this.outputsByPlanStep(),
+      env: this.templateEnv(),
+      task: this.task,
+    });
+    const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal });
+    for (const r of results) this.trace('check.result', { ...r });
+    this.deps.store.tasks.setChecks(this.taskId, results, isoAt(this.deps.clock.now()));
+    const failed = results.filter((r) => !r.passed);
+    if (failed.length > 0) {
+      this.fail(`acceptance check failed: ${failed.map((r) => `${r.name} (${r.output})`).join('; ')}`);
+    } else {
+      this.transition('succeeded', results.length ? `all ${results.length} acceptance checks passed` : 'all steps completed; no acceptance checks declared');
+    }
+  }
+
+  private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
+    const looped = this.loop.record(digestOf([step.tool, decision.args]), step.outputDigest ?? '');
+    if (looped) this.fail(`loop detected: ${step.tool} repeated ${this.loop.repeats} times with the same arguments and result`, 'loop.detected');
+    return looped;
+  }
+
+  // ---- helpers shared with the step executor ----------------------------------------------
+
+  private executorHost() {
+    return {
+      task: () => this.task,
+      steps: () => this.steps,
+      signal: this.abort.signal,
+      detachOnApproval: this.options.detachOnApproval ?? false,
+      networkAllow: () => Object.values(this.services?.urls ?? {}).map((url) => new URL(url).host),
+      transition: (to: TaskState, reason: string) => this.transition(to, reason),
+      fail: (reason: string) => this.fail(reason),
+      honourControl: () => this.honourControl(),
+      saveStep: (step: Step, extra?: () => void) => this.saveStep(step, extra),
+      newStepId: () => `stp_${ulid()}`,
+      countStep: () => this.countStep(),
+      trace: (type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string) =>
+        this.trace(type, data, stepId),
+    };
+  }
+
+  private saveStep(step: Step, extra?: () => void): Step {
+    const stored = this.deps.redactor.value(step);
+    this.deps.store.transaction(() => {
+      this.deps.store.steps.save(stored);
+      extra?.();
+    });
+    this.steps.upsert(step);
+    this.deps.emit('task.step', stored);
+    return step;
+  }
+
+  private countStep(): void {
+    this.task = { ...this.task, usage: { ...this.task.usage, steps: this.task.usage.steps + 1 } };
+    this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), isoAt(this.deps.clock.now()));
+  }
+
+  private addPlannerUsage(u: PlannerUsage | undefined): void {
+    if (!u) return;
+    const usage = this.task.usage;
+    this.task = {
+      ...this.task,
+      usage: {
+        ...usage,
+        modelCalls: usage.modelCalls + u.modelCalls,
+        tokensIn: usage.tokensIn + u.tokensIn,
+        tokensOut: usage.tokensOut + u.tokensOut,
+        costUsd: usage.costUsd + u.costUsd,
+      },
+    };
+    this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), isoAt(this.deps.clock.now()));
+  }
+
+  private usageNow(): Usage {
+    return { ...this.task.usage, wallMs: this.wallAtStart + (this.deps.clock.now() - this.runStartedAt) };
+  }
+
+  private trace(type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string): void {
+    this.deps.trace.append(this.taskId, type, data, stepId);
+  }
+
+  private load(): Task {
+    const task = this.deps.store.tasks.get(this.taskId);
+    if (!task) throw new AgentDeskError('not_found', `no task ${this.taskId}`);
+    // Usage accumulated in memory (steps, planner usage) is the freshest view.
+    return this.task ? { ...task, usage: task.usage } : task;
+  }
+
+  private latestSteps(): Step[] {
+    return [...this.steps.latestAll().values()];
+  }
+
+  private inputs(): Record<string, unknown> {
+    return { ...this.task.inputs, ...this.options.secrets };
+  }
+
+  private outputsByPlanStep(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const s of this.steps.latestAll().values()) if (s.status === 'completed' && s.planStepId) out[s.planStepId] = s.output;
+    return out;
+  }
+
+  private templateEnv(): TemplateEnv {
+    const urls = this.services?.urls ?? {};
+    return { services: Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, { url }])) };
+  }
+
+  private plannerState() {
+    return { task: this.task, steps: this.steps.all(), latest: this.steps.latestAll(), inputs: this.inputs(), env: this.templateEnv() as unknown as Record<string, unknown> };
+  }
+
+  private async startServices(): Promise<void> {
+    if (this.plan.services.length === 0) return;
+    if (!this.deps.services) throw new AgentDeskError('unavailable', 'this runtime cannot start playbook services');
+    const before = this.deps.trace.last(this.taskId, 'service.started')?.data.services as Record<string, string> | undefined;
+    const ports = Object.fromEntries(Object.entries(before ?? {}).map(([name, url]) => [name, Number(new URL(url).port)]));
+    this.services = await this.deps.services.start(this.plan.services, { baseDir: this.plan.baseDir, workspace: this.task.workspace, ports });
+    this.trace('service.started', { services: this.services.urls });
+  }
+}
+
+export type { StepOutcome };

@@ -1,0 +1,149 @@
+import {
+  Methods,
+  RpcRequestSchema,
+  type ErrorShape,
+  type MethodName,
+  type MethodSpec,
+  type RpcRequest,
+  type RpcResponse,
+} from '../../contract/index.js';
+import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { hasScope, missingScopeMessage } from '../policy/scopes.js';
+import type { CallContext, Handlers } from './handlers.js';
+import { createIdempotencyGuard, paramsDigest, type IdempotencyStore } from './idempotency.js';
+import { eventsSubscribeHandler } from './subscriptions.js';
+
+/** Where the dispatcher reports what callers must not see: handler bugs, store failures. */
+export type GatewayLog = (message: string, fields?: Record<string, unknown>) => void;
+
+/** What `createDispatcher` needs. */
+export interface DispatcherOptions {
+  /** Method handlers; `events.subscribe` has a built-in one that a handler here overrides. */
+  handlers: Handlers;
+  idempotency: IdempotencyStore;
+  /** Defaults to `console.error`. */
+  log?: GatewayLog;
+}
+
+/** Turns any request frame into exactly one response frame, through the contract's method table. */
+export interface Dispatcher {
+  /** Validates, authorizes and runs one request. Never throws: every failure is an error frame. */
+  dispatch(raw: unknown, ctx: CallContext): Promise<RpcResponse>;
+  /** Names of the methods this dispatcher can run, sorted. */
+  methods(): string[];
+}
+
+type AnyHandler = (params: unknown, ctx: CallContext) => unknown;
+type ResolvedMethod = { name: MethodName; spec: MethodSpec; handler: AnyHandler };
+
+/** Builds the dispatcher shared by every transport (WebSocket, Electron IPC). */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const handlers: Handlers = {
+    ...options.handlers,
+    'events.subscribe': options.handlers['events.subscribe'] ?? eventsSubscribeHandler,
+  };
+  const log = options.log ?? ((message, fields) => console.error(message, fields));
+  const guard = createIdempotencyGuard(options.idempotency, (error, method, idempotencyKey) =>
+    log('idempotency store failed to record a result', { method, idempotencyKey, error }),
+  );
+
+  const resolve = (name: string): ResolvedMethod => {
+    if (!Object.hasOwn(Methods, name)) {
+      throw new AgentDeskError('method_not_found', `unknown method '${name}'; system.info lists the methods`, {
+        method: name,
+      });
+    }
+    const handler = handlers[name as MethodName] as AnyHandler | undefined;
+    if (!handler) {
+      throw new AgentDeskError('method_not_found', `method '${name}' is not available on this server`, {
+        method: name,
+      });
+    }
+    return { name: name as MethodName, spec: Methods[name as MethodName], handler };
+  };
+
+  const runHandler = async (method: ResolvedMethod, params: unknown, ctx: CallContext) => {
+    const result = await method.handler(params, ctx);
+    const checked = method.spec.result.safeParse(result);
+    if (checked.success) return checked.data;
+    log('handler returned a result that does not match its schema', {
+      method: method.name,
+      issues: issuesFromZod(checked.error.issues),
+    });
+    throw new AgentDeskError('internal', `${method.name} produced an invalid result; see the server log`);
+  };
+
+  const call = async (request: RpcRequest, ctx: CallContext): Promise<unknown> => {
+    const method = resolve(request.method);
+    requireScope(method, ctx);
+    const params = parseParams(method, request.params);
+    const run = () => runHandler(method, params, ctx);
+    // A key on a read-only method is harmless and ignored: repeating a read is already safe.
+    if (!method.spec.sideEffect || request.idempotencyKey === undefined) return run();
+    return guard.run(method.name, request.idempotencyKey, paramsDigest(params), run);
+  };
+
+  return {
+    async dispatch(raw, ctx) {
+      let id: RpcResponse['id'] = echoableId(raw);
+      try {
+        const request = parseFrame(raw);
+        id = request.id;
+        return { id, result: await call(request, ctx) };
+      } catch (error) {
+        return { id, error: toSafeShape(error, raw, log) };
+      }
+    },
+    methods: () => Object.keys(handlers).filter((name) => Object.hasOwn(Methods, name)).sort(),
+  };
+}
+
+function parseFrame(raw: unknown): RpcRequest {
+  const parsed = RpcRequestSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = issuesFromZod(parsed.error.issues);
+  throw new AgentDeskError(
+    'invalid_request',
+    `invalid request frame (expected {id, method, params?, idempotencyKey?}): ${oneLine(issues)}`,
+    { issues },
+  );
+}
+
+function requireScope({ name, spec }: ResolvedMethod, ctx: CallContext): void {
+  if (hasScope(ctx.scopes, spec.scope)) return;
+  throw new AgentDeskError('forbidden', `${name}: ${missingScopeMessage(spec.scope)}`, {
+    method: name,
+    required: spec.scope,
+    granted: ctx.scopes,
+  });
+}
+
+function parseParams({ name, spec }: ResolvedMethod, params: unknown): unknown {
+  const parsed = spec.params.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const issues = issuesFromZod(parsed.error.issues);
+  throw new AgentDeskError('invalid_params', `invalid params for ${name}: ${oneLine(issues)}`, { issues });
+}
+
+/** The id to answer with before the frame is known to be valid: only a string or a number. */
+function echoableId(raw: unknown): string | number | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** Deliberate errors keep their shape; anything else is a bug, logged here and sent generically. */
+function toSafeShape(error: unknown, raw: unknown, log: GatewayLog): ErrorShape {
+  if (error instanceof AgentDeskError) return error.toShape();
+  const method = typeof raw === 'object' && raw !== null ? (raw as { method?: unknown }).method : undefined;
+  try {
+    log('handler failed unexpectedly', { method, error });
+  } catch {
+    // A broken logger must not turn one failed call into a crashed connection.
+  }
+  return { code: 'internal', message: 'internal error while handling the request; see the server log' };
+}
+
+function oneLine(issues: readonly { path: string; message: string }[]): string {
+  return describeIssues(issues).split('\n').join('; ');
+}

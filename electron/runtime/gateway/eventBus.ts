@@ -1,0 +1,55 @@
+import type { EventFrame, EventName, EventPayloads } from '../../contract/index.js';
+import type { EventFilter } from './handlers.js';
+
+/** Receives one pushed event as its wire frame. */
+export type EventListener = (frame: EventFrame) => void;
+
+/** In-process fan-out of the contract's events to transports and other listeners. */
+export interface EventBus {
+  /** Delivers the event to every matching listener; a throwing listener does not stop the rest. */
+  emit<E extends EventName>(name: E, payload: EventPayloads[E]): void;
+  /** Listens to events matching `filter`; returns the unsubscribe function. */
+  on(filter: EventFilter, listener: EventListener): () => void;
+}
+
+/** Options for `createEventBus`. */
+export interface EventBusOptions {
+  /** Told about listeners that throw; the bus itself never does. */
+  onListenerError?: (error: unknown, frame: EventFrame) => void;
+}
+
+/** A synchronous, in-memory event bus. */
+export function createEventBus(options: EventBusOptions = {}): EventBus {
+  const subscribers = new Set<{ filter: EventFilter; listener: EventListener }>();
+  return {
+    emit(name, payload) {
+      const frame: EventFrame = { event: name, data: payload };
+      // A snapshot, so listeners may unsubscribe (or subscribe) while being called.
+      for (const sub of [...subscribers]) {
+        if (!matchesFilter(sub.filter, frame)) continue;
+        try {
+          sub.listener(frame);
+        } catch (error) {
+          options.onListenerError?.(error, frame);
+        }
+      }
+    },
+    on(filter, listener) {
+      const sub = { filter, listener };
+      subscribers.add(sub);
+      return () => void subscribers.delete(sub);
+    },
+  };
+}
+
+/** True when `frame` passes `filter`. The task of `task.updated` is its `id`; others carry `taskId`. */
+export function matchesFilter(filter: EventFilter, frame: EventFrame): boolean {
+  if (filter.events && !filter.events.includes(frame.event)) return false;
+  if (filter.taskId !== undefined && taskIdOf(frame) !== filter.taskId) return false;
+  return true;
+}
+
+function taskIdOf(frame: EventFrame): unknown {
+  const data = frame.data as { id?: unknown; taskId?: unknown } | null | undefined;
+  return frame.event === 'task.updated' ? data?.id : data?.taskId;
+}

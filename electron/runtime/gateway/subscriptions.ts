@@ -1,0 +1,55 @@
+import { EVENT_NAMES, type EventFrame } from '../../contract/index.js';
+import { AgentDeskError } from '../errors.js';
+import { matchesFilter, type EventBus } from './eventBus.js';
+import type { EventFilter, Handler } from './handlers.js';
+
+/** The event subscriptions of one connection: what `CallContext.subscribe` adds to. */
+export interface ConnectionSubscriptions {
+  /** Adds a filter; the connection then receives events matching any of its filters, once each. */
+  subscribe(filter: EventFilter): void;
+  /** Drops every filter and detaches from the bus; call when the connection closes. */
+  close(): void;
+}
+
+/**
+ * Per-connection subscriptions over one bus listener, so an event matched by two filters
+ * (say `taskId: A` and `events: [task.step]`) is sent once, and closing removes it all.
+ */
+export function createConnectionSubscriptions(
+  bus: EventBus,
+  send: (frame: EventFrame) => void,
+): ConnectionSubscriptions {
+  const filters: EventFilter[] = [];
+  let detach: (() => void) | undefined;
+  let closed = false;
+  return {
+    subscribe(filter) {
+      if (closed) return;
+      filters.push(filter);
+      detach ??= bus.on({}, (frame) => {
+        if (filters.some((f) => matchesFilter(f, frame))) send(frame);
+      });
+    },
+    close() {
+      closed = true;
+      filters.length = 0;
+      detach?.();
+      detach = undefined;
+    },
+  };
+}
+
+/**
+ * The built-in `events.subscribe` handler: it hands the filter to the connection, which is
+ * why subscriptions live exactly as long as the connection that made them.
+ */
+export const eventsSubscribeHandler: Handler<'events.subscribe'> = (params, ctx) => {
+  if (!ctx.subscribe) {
+    throw new AgentDeskError(
+      'unavailable',
+      'this connection cannot receive pushed events; subscribe over a WebSocket connection',
+    );
+  }
+  ctx.subscribe(params);
+  return { subscribed: [...(params.events ?? EVENT_NAMES)] };
+};

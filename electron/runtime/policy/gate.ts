@@ -1,0 +1,121 @@
+import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope } from '../../contract/index.js';
+import { AgentDeskError, describeIssues } from '../errors.js';
+import type { CallClassification } from '../tools/types.js';
+import { defaultDecision } from './defaults.js';
+import { collectHostPatterns, compileHostPatterns, type HostPattern } from './hostPattern.js';
+import { type CompiledRules, collectRules, evaluateRules, type RuleMatch } from './ruleEngine.js';
+
+/** How far a remembered approval reaches: this task, or this tool + subject in every task. */
+export type GrantScope = 'task' | 'always';
+
+/** The call a remembered approval is looked up for. */
+export interface GrantQuery {
+  taskId: string;
+  tool: string;
+  /** The classification's subject, as recorded on the approval. */
+  subject: string;
+}
+
+/**
+ * Remembered approvals (the store implements it): `task` grants match the same task, tool and
+ * subject; `always` grants match the tool and subject in any task.
+ */
+export interface GrantLookup {
+  findGrant(query: GrantQuery): GrantScope | undefined;
+}
+
+/** One call to decide on. */
+export interface DecideInput {
+  taskId: string;
+  tool: string;
+  classification: CallClassification;
+  /** Scopes of whoever the task acts for; none when absent. */
+  scopes?: readonly Scope[];
+  /** Extra hosts this task may reach without asking (e.g. its playbook's own local services). */
+  networkAllow?: readonly string[];
+}
+
+type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'rule'>;
+
+/**
+ * Decides allow / ask / deny for a classified tool call: deny rules, then the binding defaults
+ * (payments always ask, secrets need their scope), then ask rules, allow rules, remembered
+ * approvals, and finally the default risk rules.
+ */
+export class PolicyGate {
+  // Tool output is untrusted, so nothing here reads it: a call cannot grant itself permissions.
+  private readonly rules: CompiledRules;
+  private readonly networkAllow: readonly HostPattern[];
+
+  /** Compiles the config; throws `invalid_params` listing every bad rule and host at once. */
+  constructor(
+    config: PolicyConfig,
+    private readonly grants: GrantLookup,
+  ) {
+    const rules = collectRules(config.rules);
+    const hosts = collectHostPatterns(config.networkAllow, 'networkAllow');
+    const issues = [...rules.issues, ...hosts.issues];
+    if (issues.length > 0) {
+      throw new AgentDeskError('invalid_params', `Invalid policy config:\n${describeIssues(issues)}`, { issues });
+    }
+    this.rules = rules.compiled;
+    this.networkAllow = hosts.compiled;
+  }
+
+  /** The decision for one call, in the contract's PolicyDecision shape. */
+  decide(input: DecideInput): PolicyDecision {
+    const risks = [...input.classification.risks];
+    return { ...this.verdict(input), risks, rememberable: !risks.includes('payment') };
+  }
+
+  private verdict(input: DecideInput): Verdict {
+    const { classification } = input;
+    const match = evaluateRules(this.rules, { tool: input.tool, subject: classification.subject, host: classification.host });
+    if (match?.effect === 'deny') return ruleVerdict(match);
+
+    const networkAllow = input.networkAllow?.length
+      ? [...this.networkAllow, ...compileHostPatterns(input.networkAllow, 'task.networkAllow')]
+      : this.networkAllow;
+    const defaults = defaultDecision(classification, { networkAllow, scopes: input.scopes ?? [] });
+    if (defaults.binding) {
+      const overruled = match?.effect === 'allow' ? `; rule "${match.rule}" cannot relax it` : '';
+      return { effect: defaults.effect, source: 'default', reason: defaults.reason + overruled };
+    }
+    if (match?.effect === 'allow') return ruleVerdict(match);
+
+    const grant = this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
+    if (grant) {
+      const after = match ? `rule "${match.rule}" asks; ` : '';
+      return { effect: 'allow', source: 'remembered', reason: `${after}${grantReason(grant)}` };
+    }
+    if (match) return ruleVerdict(match);
+    return { effect: defaults.effect, source: 'default', reason: defaults.reason };
+  }
+}
+
+/**
+ * Throws `invalid_params` when an approval of a payment asks to be remembered:
+ * a payment is approved once, every time.
+ */
+export function assertRememberAllowed(risks: readonly RiskClass[], remember: Remember): void {
+  if (remember === 'once' || !risks.includes('payment')) return;
+  throw new AgentDeskError(
+    'invalid_params',
+    `remember "${remember}" is not allowed for payments: a payment is approved every time; decide with remember "once"`,
+    { remember, risks },
+  );
+}
+
+function ruleVerdict(match: RuleMatch): Verdict {
+  const reason =
+    match.effect === 'deny'
+      ? `denied by rule "${match.rule}"`
+      : match.effect === 'ask'
+        ? `rule "${match.rule}" asks`
+        : `allowed by rule "${match.rule}"`;
+  return { effect: match.effect, source: 'rule', rule: match.rule, reason };
+}
+
+function grantReason(grant: GrantScope): string {
+  return grant === 'task' ? 'approved earlier in this task' : 'approved earlier with remember "always"';
+}

@@ -1,0 +1,146 @@
+import type Database from 'better-sqlite3';
+import type { Task, TaskState, Usage } from '../../contract/index.js';
+import { toJson } from './jsonColumn.js';
+
+interface TaskRow {
+  id: string;
+  title: string;
+  state: string;
+  state_reason: string | null;
+  plan: string;
+  inputs: string;
+  workspace: string;
+  budget: string;
+  usage: string;
+  checks: string;
+  control: string | null;
+  control_reason: string | null;
+  owner_pid: number | null;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+/** A control request another client left for the task's runner. */
+export type TaskControl = 'pause' | 'cancel';
+
+function toTask(r: TaskRow): Task {
+  return {
+    id: r.id,
+    title: r.title,
+    state: r.state as TaskState,
+    ...(r.state_reason !== null && { stateReason: r.state_reason }),
+    plan: JSON.parse(r.plan),
+    inputs: JSON.parse(r.inputs),
+    workspace: r.workspace,
+    budget: JSON.parse(r.budget),
+    usage: JSON.parse(r.usage),
+    checks: JSON.parse(r.checks),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    ...(r.ended_at !== null && { endedAt: r.ended_at }),
+  };
+}
+
+/** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
+export class TaskRepo {
+  private readonly byId: Database.Statement;
+  private readonly setStateStmt: Database.Statement;
+  private readonly setUsageStmt: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
+    this.setStateStmt = db.prepare(
+      'UPDATE tasks SET state = ?, state_reason = ?, updated_at = ?, ended_at = ? WHERE id = ?',
+    );
+    this.setUsageStmt = db.prepare('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?');
+  }
+
+  insert(task: Task): void {
+    this.db
+      .prepare(
+        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at)
+         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt)`,
+      )
+      .run({
+        ...task,
+        stateReason: task.stateReason ?? null,
+        plan: toJson(task.plan),
+        inputs: toJson(task.inputs),
+        budget: toJson(task.budget),
+        usage: toJson(task.usage),
+        checks: toJson(task.checks),
+      });
+  }
+
+  get(id: string): Task | undefined {
+    const row = this.byId.get(id) as TaskRow | undefined;
+    return row && toTask(row);
+  }
+
+  list(filter: { state?: TaskState; limit: number; before?: string }): Task[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.state) (where.push('state = ?'), args.push(filter.state));
+    if (filter.before) (where.push('created_at < ?'), args.push(filter.before));
+    const sql = `SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return (this.db.prepare(sql).all(...args, filter.limit) as TaskRow[]).map(toTask);
+  }
+
+  /** Tasks in any of the given states, oldest first. */
+  inStates(states: readonly TaskState[]): Task[] {
+    const marks = states.map(() => '?').join(',');
+    return (
+      this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]
+    ).map(toTask);
+  }
+
+  setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string): void {
+    this.setStateStmt.run(state, reason ?? null, at, endedAt ?? null, id);
+  }
+
+  setUsage(id: string, usage: Usage, at: string): void {
+    this.setUsageStmt.run(toJson(usage), at, id);
+  }
+
+  setChecks(id: string, checks: Task['checks'], at: string): void {
+    this.db.prepare('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?').run(toJson(checks), at, id);
+  }
+
+  requestControl(id: string, control: TaskControl | null, reason?: string): void {
+    this.db.prepare('UPDATE tasks SET control = ?, control_reason = ? WHERE id = ?').run(control, reason ?? null, id);
+  }
+
+  control(id: string): { control: TaskControl | null; reason: string | null } {
+    const row = this.db.prepare('SELECT control, control_reason FROM tasks WHERE id = ?').get(id) as
+      | { control: TaskControl | null; control_reason: string | null }
+      | undefined;
+    return { control: row?.control ?? null, reason: row?.control_reason ?? null };
+  }
+
+  /**
+   * Takes the runner lease for this process. Fails when another live process holds it,
+   * so two runners never drive one task.
+   */
+  claim(id: string, pid: number, isAlive: (pid: number) => boolean): boolean {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as
+        | { owner_pid: number | null }
+        | undefined;
+      if (!row) return false;
+      if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
+      this.db.prepare('UPDATE tasks SET owner_pid = ? WHERE id = ?').run(pid, id);
+      return true;
+    }).immediate();
+  }
+
+  release(id: string, pid: number): void {
+    this.db.prepare('UPDATE tasks SET owner_pid = NULL WHERE id = ? AND owner_pid = ?').run(id, pid);
+  }
+
+  owner(id: string): number | null {
+    const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as { owner_pid: number | null } | undefined;
+    return row?.owner_pid ?? null;
+  }
+}
+

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Availability, ToolDescriptor } from '../../contract/index.js';
+import { AgentDeskError } from '../errors.js';
+import type { AnyTool } from './types.js';
+
+/** The tools known to the runtime, by unique name. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+
+  /** Adds a tool; a second tool with the same name is a conflict, not a silent replacement. */
+  register(tool: AnyTool): void {
+    if (this.tools.has(tool.name)) {
+      throw new AgentDeskError('conflict', `a tool named "${tool.name}" is already registered; unregister it first`, {
+        tool: tool.name,
+      });
+    }
+    this.tools.set(tool.name, tool);
+  }
+
+  /** Removes a tool; returns false when there was none by that name. */
+  unregister(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
+  /** The tool with this name, if any. */
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** All tools, sorted by name. */
+  list(): AnyTool[] {
+    return [...this.tools.values()].sort(byName);
+  }
+
+  /** Descriptors sorted by name, so prompts built from them stay byte-stable for caching. */
+  descriptors(): ToolDescriptor[] {
+    return this.list().map(describeTool);
+  }
+}
+
+/** A tool's public descriptor; never throws, whatever the tool's schema or availability check does. */
+export function describeTool(tool: AnyTool): ToolDescriptor {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    tier: tool.tier,
+    capabilities: [...tool.capabilities],
+    risk: tool.risk,
+    readOnly: tool.readOnly,
+    idempotent: tool.idempotent,
+    inputSchema: inputJsonSchema(tool),
+    availability: availabilityOf(tool),
+  };
+}
+
+/** A tool's availability; a throwing check counts as unavailable, with its message as the reason. */
+export function availabilityOf(tool: AnyTool): Availability {
+  try {
+    return tool.availability();
+  } catch (error) {
+    return { available: false, reason: `availability check failed: ${(error as Error)?.message ?? String(error)}` };
+  }
+}
+
+// io 'input': fields with defaults are optional to the caller, which is what a model must see.
+function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  try {
+    return z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+function byName(a: AnyTool, b: AnyTool): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,163 @@
+import { TIER_ORDER, type Issue, type Route, type RouteAttempt, type Tier } from '../../contract/index.js';
+import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { availabilityOf, type ToolRegistry } from './registry.js';
+import type { AnyTool } from './types.js';
+
+/** What a step asks the router for: a named tool, a capability, or both (the capability narrows fallbacks). */
+export interface RouteRequest {
+  tool?: string;
+  capability?: string;
+  args: Record<string, unknown>;
+}
+
+/** A tool the engine may run, with the arguments its input schema parsed (defaults applied). */
+export interface RouteCandidate {
+  tool: AnyTool;
+  args: unknown;
+  reason: string;
+}
+
+/** Candidates in the order to try them, and the tools passed over with why. */
+export interface RoutePlan {
+  candidates: RouteCandidate[];
+  skipped: RouteAttempt[];
+}
+
+/** How one tool fared against the request before anything ran. */
+type Evaluation =
+  | { tool: AnyTool; ok: true; args: unknown }
+  | { tool: AnyTool; ok: false; attempt: RouteAttempt; issues: Issue[] };
+
+/**
+ * Chooses which tools can serve a step, best first: a named tool, then tools sharing its
+ * capabilities down the tiers (api → mcp → browser → gui). The engine tries candidates in
+ * order and moves to the next after a retryable ToolError.
+ */
+export class ToolRouter {
+  constructor(private readonly registry: ToolRegistry) {}
+
+  /** The ordered candidates for a step; throws AgentDeskError when none can run it. */
+  plan(request: RouteRequest): RoutePlan {
+    if (request.tool !== undefined) return this.planNamed(request.tool, request);
+    if (request.capability !== undefined) return this.planCapability(request.capability, request.args);
+    throw new AgentDeskError('invalid_params', 'a step must name a tool or a capability');
+  }
+
+  /** Tools to offer a model: per capability, the available tools of its highest available tier, plus any tier asked for. */
+  offer(options: { includeTiers?: readonly Tier[] } = {}): AnyTool[] {
+    const available = this.registry.list().filter((tool) => availabilityOf(tool).available);
+    const bestTier = new Map<string, number>();
+    for (const tool of available) {
+      for (const capability of tool.capabilities) {
+        bestTier.set(capability, Math.min(bestTier.get(capability) ?? Infinity, tierRank(tool)));
+      }
+    }
+    return available.filter(
+      (tool) =>
+        tool.capabilities.length === 0 ||
+        options.includeTiers?.includes(tool.tier) === true ||
+        tool.capabilities.some((capability) => bestTier.get(capability) === tierRank(tool)),
+    );
+  }
+
+  private planNamed(name: string, request: RouteRequest): RoutePlan {
+    const named = this.registry.get(name);
+    if (named === undefined) {
+      throw new AgentDeskError('not_found', `unknown tool "${name}"`, {
+        tool: name,
+        known: this.registry.list().map((t) => t.name),
+      });
+    }
+    const shared = request.capability !== undefined ? [request.capability] : named.capabilities;
+    const fallbacks = this.providersOf(shared).filter((tool) => tool !== named);
+    const namedEvaluation = evaluate(named, request.args);
+    const evaluations = [namedEvaluation, ...fallbacks.map((tool) => evaluate(tool, request.args))];
+    const prefix = fallbackPrefix(namedEvaluation);
+    return settle(evaluations, `"${name}"`, (tool) =>
+      tool === named ? 'named in plan' : `${prefix}${tool.name} provides ${sharedCapability(tool, shared)} (${tool.tier} tier)`,
+    );
+  }
+
+  private planCapability(capability: string, args: Record<string, unknown>): RoutePlan {
+    const providers = this.providersOf([capability]);
+    if (providers.length === 0) {
+      throw new AgentDeskError('unavailable', `no tool provides capability "${capability}"`, { attempts: [] });
+    }
+    let firstChosen: AnyTool | undefined;
+    return settle(providers.map((tool) => evaluate(tool, args)), `capability "${capability}"`, (tool) => {
+      if (firstChosen === undefined) {
+        firstChosen = tool;
+        return `highest available tier for ${capability}`;
+      }
+      return `fallback if ${firstChosen.name} fails: ${tool.name} provides ${capability} (${tool.tier} tier)`;
+    });
+  }
+
+  /** Tools providing any of the capabilities, by tier then name. */
+  private providersOf(capabilities: readonly string[]): AnyTool[] {
+    return this.registry
+      .list()
+      .filter((tool) => tool.capabilities.some((c) => capabilities.includes(c)))
+      .sort((a, b) => tierRank(a) - tierRank(b));
+  }
+}
+
+/** The route record for a chosen candidate and the tools passed over before it. */
+export function describeRoute(candidate: RouteCandidate, skipped: readonly RouteAttempt[]): Route {
+  return { tool: candidate.tool.name, tier: candidate.tool.tier, reason: candidate.reason, attempts: [...skipped] };
+}
+
+function evaluate(tool: AnyTool, args: Record<string, unknown>): Evaluation {
+  const availability = availabilityOf(tool);
+  if (!availability.available) {
+    const attempt: RouteAttempt = { tool: tool.name, tier: tool.tier, outcome: 'unavailable', detail: availability.reason ?? 'unavailable' };
+    return { tool, ok: false, attempt, issues: [] };
+  }
+  let issues: Issue[];
+  try {
+    const parsed = tool.input.safeParse(args);
+    if (parsed.success) return { tool, ok: true, args: parsed.data };
+    issues = issuesFromZod(parsed.error.issues, ['args']);
+  } catch (error) {
+    issues = [{ path: 'args', message: `the input schema failed: ${(error as Error)?.message ?? String(error)}` }];
+  }
+  const attempt: RouteAttempt = { tool: tool.name, tier: tool.tier, outcome: 'invalid_args', detail: describeIssues(issues) };
+  return { tool, ok: false, attempt, issues };
+}
+
+/** Splits evaluations into candidates and skips; when nothing can run, the first choice decides the error. */
+function settle(evaluations: Evaluation[], what: string, reasonFor: (tool: AnyTool) => string): RoutePlan {
+  const candidates: RouteCandidate[] = [];
+  const skipped: RouteAttempt[] = [];
+  for (const evaluation of evaluations) {
+    if (evaluation.ok) candidates.push({ tool: evaluation.tool, args: evaluation.args, reason: reasonFor(evaluation.tool) });
+    else skipped.push(evaluation.attempt);
+  }
+  if (candidates.length > 0) return { candidates, skipped };
+
+  const primary = evaluations[0];
+  if (primary !== undefined && !primary.ok && primary.attempt.outcome === 'invalid_args') {
+    throw new AgentDeskError(
+      'invalid_params',
+      `invalid arguments for ${primary.tool.name}:\n${describeIssues(primary.issues)}`,
+      { issues: primary.issues, attempts: skipped },
+    );
+  }
+  const why = skipped.map((a) => `${a.tool} ${a.outcome === 'unavailable' ? 'is unavailable' : 'rejected the arguments'} (${a.detail.replace(/\n/g, '; ')})`);
+  throw new AgentDeskError('unavailable', `no available tool for ${what}: ${why.join('; ')}`, { attempts: skipped });
+}
+
+function sharedCapability(tool: AnyTool, wanted: readonly string[]): string {
+  return wanted.find((c) => tool.capabilities.includes(c)) ?? tool.capabilities[0] ?? '';
+}
+
+function tierRank(tool: AnyTool): number {
+  return TIER_ORDER.indexOf(tool.tier);
+}
+
+/** Why a fallback is there: the named tool could not run, or it may fail at run time. */
+function fallbackPrefix(named: Evaluation): string {
+  if (named.ok) return `fallback if ${named.tool.name} fails: `;
+  const status = named.attempt.outcome === 'unavailable' ? 'unavailable' : 'rejected the arguments';
+  return `fallback: ${named.tool.name} ${status}; `;
+}

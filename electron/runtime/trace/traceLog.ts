@@ -1,0 +1,29 @@
+import type { TraceEvent, TraceEventType } from '../../contract/index.js';
+import { isoAt, type Clock } from '../clock.js';
+import type { TraceRepo } from '../store/traceRepo.js';
+import type { Redactor } from './redactor.js';
+
+/** Appends trace events in order, redacting known secrets before they reach the database. */
+export class TraceLog {
+  constructor(
+    private readonly repo: TraceRepo,
+    private readonly redactor: Redactor,
+    private readonly clock: Clock,
+  ) {}
+
+  append(taskId: string, type: TraceEventType, data: Record<string, unknown>, stepId?: string): number {
+    return this.repo.append(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
+  }
+
+  /** The most recent event of one type. */
+  last(taskId: string, type: TraceEventType): TraceEvent | undefined {
+    return this.repo.last(taskId, type);
+  }
+
+  /** A page of events after `afterSeq`; `nextSeq` is set when more may follow. */
+  page(taskId: string, afterSeq: number, limit: number): { events: TraceEvent[]; nextSeq?: number } {
+    const events = this.repo.page(taskId, afterSeq, limit);
+    const last = events.at(-1);
+    return events.length === limit && last ? { events, nextSeq: last.seq } : { events };
+  }
+}

@@ -1,0 +1,18 @@
+import path from 'node:path';
+
+/** A check path as an absolute path: relative ones resolve against the workspace. */
+export function resolveInWorkspace(workspace: string, target: string): string {
+  return path.resolve(workspace, target);
+}
+
+/** True for errors that mean "there is no such file". */
+export function isMissingFile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** A file error as a check output: `not found: <path>` or the system message. */
+export function describeFileError(error: unknown, target: string): string {
+  if (isMissingFile(error)) return `not found: ${target}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { describeFileError, resolveInWorkspace } from './fileAccess.js';
+import { measureCheck } from './measure.js';
+import type { CheckOf, Verifier } from './types.js';
+
+/** `file_sha256`: a file's SHA-256 equals the expected digest (hex, any case). */
+export const fileSha256Verifier: Verifier<CheckOf<'file_sha256'>> = {
+  type: 'file_sha256',
+  run: (check, ctx) =>
+    measureCheck(check, async () => {
+      const target = resolveInWorkspace(ctx.workspace, check.path);
+      let actual: string;
+      try {
+        actual = await sha256Of(target, ctx.signal);
+      } catch (error) {
+        return { passed: false, output: describeFileError(error, target) };
+      }
+      const expected = check.sha256.toLowerCase();
+      return actual === expected
+        ? { passed: true, output: `sha256 ${actual}` }
+        : { passed: false, output: `sha256 ${actual} (expected ${expected})` };
+    }),
+};
+
+// Streamed so large artifacts are hashed without loading them into memory.
+async function sha256Of(file: string, signal: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash, { signal });
+  return hash.digest('hex');
+}

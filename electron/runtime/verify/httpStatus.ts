@@ -1,0 +1,23 @@
+import { describeFetchError, fetchForCheck } from './httpRequest.js';
+import { measureCheck } from './measure.js';
+import type { CheckOf, Verifier } from './types.js';
+
+/** `http_status`: a GET or HEAD answers with the expected status (one or any of a list). */
+export const httpStatusVerifier: Verifier<CheckOf<'http_status'>> = {
+  type: 'http_status',
+  run: (check, ctx) =>
+    measureCheck(check, async () => {
+      const expected = Array.isArray(check.status) ? check.status : [check.status];
+      let response: Response;
+      try {
+        response = await fetchForCheck(check.url, { method: check.method, timeoutMs: check.timeoutMs, signal: ctx.signal });
+      } catch (error) {
+        return { passed: false, output: describeFetchError(error, check.timeoutMs) };
+      }
+      // Only the status matters; release the connection without reading the body.
+      await response.body?.cancel().catch(() => undefined);
+      const passed = expected.includes(response.status);
+      const seen = `${check.method} ${check.url} → ${response.status} ${response.statusText}`.trimEnd();
+      return { passed, output: passed ? seen : `${seen} (expected ${expected.join(' or ')})` };
+    }),
+};

@@ -1,0 +1,42 @@
+import type { AcceptanceCheck, CheckResult } from '../../contract/index.js';
+import { defaultCheckName } from './checkName.js';
+
+/** What a check observed. */
+export interface Observation {
+  passed: boolean;
+  /** What was seen: the actual digest, status, command output tail, or the error text. */
+  output: string;
+}
+
+/**
+ * Runs one observation and shapes it as a CheckResult with its name and duration. An unexpected
+ * exception becomes a failed result, so one broken check never hides the others.
+ */
+export async function measureCheck(check: AcceptanceCheck, observe: () => Promise<Observation>): Promise<CheckResult> {
+  const started = performance.now();
+  let observation: Observation;
+  try {
+    observation = await observe();
+  } catch (error) {
+    observation = { passed: false, output: `check error: ${errorText(error)}` };
+  }
+  return {
+    name: defaultCheckName(check),
+    type: check.type,
+    passed: observation.passed,
+    output: observation.output,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+  };
+}
+
+/** An error's message, with the cause (e.g. `connect ECONNREFUSED`) when there is one. */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause !== undefined && cause !== error.message ? `${error.message}: ${cause}` : error.message;
+}
+
+/** Cuts text to `max` characters, marking the cut. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
