@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { processIsAlive, type EngineDeps } from './engine/engineDeps.js';
-import type { ServiceHost } from './engine/ports.js';
+import type { PlanFactory, ServiceHost } from './engine/ports.js';
 import { TaskEngine } from './engine/taskEngine.js';
 import { createDispatcher, type Dispatcher } from './gateway/dispatcher.js';
 import { createEventBus, type EventBus } from './gateway/eventBus.js';
@@ -14,6 +14,7 @@ import { Store } from './store/store.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
 import { ToolRouter } from './tools/router.js';
+import type { AnyTool } from './tools/types.js';
 import { Redactor } from './trace/redactor.js';
 import { TraceLog } from './trace/traceLog.js';
 import { runChecks } from './verify/index.js';
@@ -29,6 +30,11 @@ export interface RuntimeOptions {
   pollMs?: number;
   retryBackoffMs?: number;
   version?: string;
+  /** Extra tools (capability adapters such as MCP or browser tools register here). */
+  tools?: readonly AnyTool[];
+  /** Overrides how plans are built, e.g. to add model planners; receives the playbook factory. */
+  plans?: (playbooks: PlanFactory) => PlanFactory;
+  loopThreshold?: number;
 }
 
 /**
@@ -52,7 +58,7 @@ export class AgentRuntime {
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability);
     this.bus = createEventBus();
     this.registry = new ToolRegistry();
-    for (const tool of builtinTools()) this.registry.register(tool);
+    for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
     this.trace = new TraceLog(this.store.trace, this.redactor, clock);
     const emit: EngineDeps['emit'] = (name, payload) => this.bus.emit(name, payload);
     this.approvals = new ApprovalBroker(this.store, this.trace, this.redactor, clock, emit);
@@ -69,14 +75,14 @@ export class AgentRuntime {
       gate,
       approvals: this.approvals,
       runChecks,
-      plans: playbookPlanFactory(this.registry),
+      plans: options.plans ? options.plans(playbookPlanFactory(this.registry)) : playbookPlanFactory(this.registry),
       ...(options.services && { services: options.services }),
       emit,
       pid: options.pid ?? process.pid,
       isAlive: processIsAlive,
       pollMs: options.pollMs ?? 250,
       retryBackoffMs: options.retryBackoffMs ?? 500,
-      loopThreshold: 3,
+      loopThreshold: options.loopThreshold ?? 3,
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({

@@ -13,3 +13,6 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 
 /** A short stable digest of any JSON-like value. */
 export const digestOf = (value: unknown): string => sha256Hex(canonicalJson(value)).slice(0, 32);
+
+/** A digest of a value whose key order is already stable (tool outputs, planner args): skips sorting. */
+export const quickDigestOf = (value: unknown): string => sha256Hex(JSON.stringify(value) ?? 'undefined').slice(0, 32);

@@ -1,6 +1,6 @@
 import type { Step, Task, TaskState, TraceEventType } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
-import { digestOf } from '../digest.js';
+import { digestOf, quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import { checkExpectations } from '../planning/expectations.js';
 import type { PlannerDecision } from '../planning/planner.js';
@@ -25,14 +25,20 @@ export interface ExecutorHost {
   transition(to: TaskState, reason: string): void;
   fail(reason: string): unknown;
   honourControl(): 'stopped' | 'go';
-  saveStep(step: Step, extra?: () => void): Step;
-  newStepId(): string;
+  /** `lazy` lets a completed read-only step share a later commit. */
+  saveStep(step: Step, extra?: () => void, lazy?: boolean): Step;
+  newStepId(index: number, attempt: number): string;
   countStep(): void;
   trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void;
 }
 
 /** Gates, routes, executes and records one planned call, exactly once per idempotency key. */
 export class StepExecutor {
+  /** Trace writes that ride along with the next step write. */
+  private deferred: (() => void)[] = [];
+  /** The start event of a read-only call, merged into its completion event when it succeeds. */
+  private deferredStart: Record<string, unknown> | undefined;
+
   constructor(
     private readonly deps: EngineDeps,
     private readonly host: ExecutorHost,
@@ -67,7 +73,7 @@ export class StepExecutor {
     const policy = this.deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification: cls, networkAllow: this.host.networkAllow() });
     const now = isoAt(this.deps.clock.now());
     const step: Step = {
-      id: this.host.newStepId(),
+      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1),
       taskId: task.id,
       index: decision.index,
       attempt: (previous?.attempt ?? 0) + 1,
@@ -86,7 +92,7 @@ export class StepExecutor {
     };
     if (policy.effect === 'deny') {
       step.error = `denied by policy: ${policy.reason}`;
-      this.host.saveStep(step, () => this.host.trace('step.policy', { ...policy }, step.id));
+      this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
       this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
       return step;
     }
@@ -95,7 +101,7 @@ export class StepExecutor {
         taskId: task.id, stepId: step.id, tool: step.tool, subject: cls.subject, args: primary.args, decision: policy, preview: cls.preview,
       });
       step.approvalId = approval.id;
-      this.host.saveStep(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
+      this.save(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
       this.host.transition('waiting_approval', `approval needed: ${cls.preview.summary}`);
       return step;
     }
@@ -122,7 +128,7 @@ export class StepExecutor {
       if (approval.status === 'denied' || approval.status === 'cancelled') {
         const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
         const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
-        this.host.saveStep({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
+        this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
         if (approval.status === 'denied') this.host.fail(`step ${step.index + 1} (${step.tool}) ${error}`);
         return 'stopped';
       }
@@ -149,15 +155,20 @@ export class StepExecutor {
       const candidate = candidates[i]!;
       if (i > 0 && !this.fallbackAllowed(candidate)) break;
       const startedAt = this.deps.clock.now();
-      current = this.host.saveStep(
-        { ...current, tool: candidate.tool.name, args: candidate.args, status: 'started', startedAt: isoAt(startedAt) },
-        () => this.traceStarted(current, candidate, tracePolicy && i === 0),
-      );
+      current = { ...current, tool: candidate.tool.name, args: candidate.args, status: 'started', startedAt: isoAt(startedAt) };
+      const traced = current;
+      const trace = () => this.traceStarted(traced, candidate, tracePolicy && i === 0);
+      // Side effects are recorded `started` before they run; a read-only call has nothing to
+      // protect, so its start is written together with its result (one commit instead of two).
+      if (current.readOnly) {
+        this.deferred.push(trace);
+        this.deferredStart = this.startedData(current, candidate, tracePolicy && i === 0);
+      } else this.save(current, trace);
       try {
         const output = await candidate.tool.execute(candidate.args, { taskId: task.id, stepId: current.id, idempotencyKey: current.idempotencyKey, workspace: task.workspace, signal: this.host.signal });
         return this.completed(current, output, startedAt, decision);
       } catch (error) {
-        if (this.host.signal.aborted) return { kind: 'stop' }; // left `started`: resume decides
+        if (this.host.signal.aborted) return this.interrupted(current, startedAt);
         const message = error instanceof Error ? error.message : String(error);
         const retryable = error instanceof ToolError && error.retryable;
         if (retryable && i + 1 < candidates.length) {
@@ -170,28 +181,58 @@ export class StepExecutor {
     return this.failed(current, 'no fallback tool is allowed without a new approval', this.deps.clock.now(), decision, false);
   }
 
+  /** The call was aborted by a cancel: record what we know about its effect, then stop. */
+  private interrupted(step: Step, startedAt: number): StepOutcome {
+    const end = this.deps.clock.now();
+    const safe = step.readOnly || step.idempotent;
+    const error = safe ? 'aborted: the task was cancelled' : 'aborted while running: the effect may or may not have happened';
+    this.save({ ...step, status: safe ? 'failed' : 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+      this.host.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
+    );
+    this.host.honourControl();
+    return { kind: 'stop' };
+  }
+
+  private save(step: Step, extra?: () => void, lazy = false): Step {
+    const pending = this.deferred;
+    this.deferred = [];
+    this.deferredStart = undefined;
+    return this.host.saveStep(step, () => {
+      for (const write of pending) write();
+      extra?.();
+    }, lazy);
+  }
+
   private traceStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
-    if (withPolicy && step.policy) this.host.trace('step.policy', { ...step.policy }, step.id);
-    this.host.trace('step.started', { index: step.index, attempt: step.attempt, tool: candidate.tool.name, args: candidate.args, route: step.route, idempotencyKey: step.idempotencyKey }, step.id);
+    this.host.trace('step.started', this.startedData(step, candidate, withPolicy), step.id);
+  }
+
+  private startedData(step: Step, candidate: RouteCandidate, withPolicy: boolean): Record<string, unknown> {
+    const policy = withPolicy && step.policy ? { policy: step.policy } : {};
+    return { index: step.index, attempt: step.attempt, tool: candidate.tool.name, args: candidate.args, route: step.route, idempotencyKey: step.idempotencyKey, ...policy };
   }
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
     const end = this.deps.clock.now();
-    const done: Step = { ...step, status: 'completed', output, outputDigest: digestOf(output), endedAt: isoAt(end), durationMs: end - startedAt };
+    const done: Step = { ...step, status: 'completed', output, outputDigest: quickDigestOf(output), endedAt: isoAt(end), durationMs: end - startedAt };
     const failures = checkExpectations(output, decision.expect);
     if (failures.length > 0) return this.failed(done, `expectation failed: ${failures.join('; ')}`, startedAt, decision, step.idempotent);
-    this.host.saveStep(done, () => {
-      this.host.countStep();
-      this.host.trace('step.completed', { index: step.index, tool: step.tool, outputDigest: done.outputDigest, durationMs: done.durationMs, tokens: step.tokens, costUsd: step.costUsd }, step.id);
-    });
+    // A read-only call's start was never written on its own: one event tells both halves.
+    const start = this.deferredStart;
+    if (start) this.deferred = [];
+    this.deferredStart = undefined;
+    this.host.countStep();
+    this.save(done, () => {
+      this.host.trace('step.completed', { ...start, index: step.index, tool: step.tool, outputDigest: done.outputDigest, durationMs: done.durationMs, tokens: step.tokens, costUsd: step.costUsd }, step.id);
+    }, step.readOnly);
     return { kind: 'completed', step: done };
   }
 
   private async failed(step: Step, error: string, startedAt: number, decision: CallDecision, canRetry: boolean): Promise<StepOutcome> {
     const end = this.deps.clock.now();
     const failed: Step = { ...step, status: 'failed', error, endedAt: isoAt(end), durationMs: end - startedAt };
-    this.host.saveStep(failed, () => {
-      this.host.countStep();
+    this.host.countStep();
+    this.save(failed, () => {
       this.host.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
@@ -225,12 +266,12 @@ export class StepExecutor {
     const message = error instanceof Error ? error.message : String(error);
     const now = isoAt(this.deps.clock.now());
     const step: Step = {
-      id: this.host.newStepId(), taskId: task.id, index: decision.index, attempt: (previous?.attempt ?? 0) + 1,
+      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1), taskId: task.id, index: decision.index, attempt: (previous?.attempt ?? 0) + 1,
       ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
       tool: decision.tool ?? decision.capability ?? '(none)', args: decision.args, status: 'failed',
       idempotencyKey: `${task.id}:${decision.index}`, readOnly: true, idempotent: true, error: message, tokens: 0, costUsd: 0, startedAt: now, endedAt: now,
     };
-    this.host.saveStep(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
+    this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
     this.host.fail(`step ${decision.index + 1} (${step.tool}) cannot run: ${message}`);
@@ -245,7 +286,7 @@ export class StepExecutor {
   private supersede(step: Step): void {
     const error = 'superseded: the arguments changed after the approval was requested';
     if (step.approvalId) this.deps.approvals.cancel(step.approvalId, 'runtime (arguments changed)');
-    this.host.saveStep({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () =>
+    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () =>
       this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id),
     );
   }

@@ -25,6 +25,11 @@ export class StepLog {
     if (!latest || latest.id === step.id || step.attempt > latest.attempt) this.latestByIndex.set(step.index, step);
   }
 
+  /** Steps that ran (completed or failed): what the step budget counts. */
+  executedCount(): number {
+    return this.steps.filter((s) => s.status === 'completed' || s.status === 'failed').length;
+  }
+
   /** Every record, in the order it was first written. */
   all(): readonly Step[] {
     return this.steps;

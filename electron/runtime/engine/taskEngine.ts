@@ -13,6 +13,7 @@ import { isoAt } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import { emptyUsage } from './budgets.js';
 import type { EngineDeps } from './engineDeps.js';
+import type { TaskPlan } from './ports.js';
 import { isTerminal } from './stateMachine.js';
 import { TaskRun, type RunOptions } from './taskRun.js';
 
@@ -31,6 +32,8 @@ export interface TaskSpec {
 /** Creates, runs, pauses, resumes and cancels tasks; recovers interrupted ones at start-up. */
 export class TaskEngine {
   private readonly runs = new Map<string, TaskRun>();
+  /** Plans built at creation, reused by the first run (parsing a big playbook twice is wasted work). */
+  private readonly plans = new Map<string, TaskPlan>();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -57,12 +60,13 @@ export class TaskEngine {
       createdAt: now,
       updatedAt: now,
     };
-    this.deps.plans(task); // throws invalid_playbook before anything is stored
+    const plan = this.deps.plans(task); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });
     this.deps.store.transaction(() => {
       this.deps.store.tasks.insert(task);
       this.deps.trace.append(id, 'task.created', { title: task.title, plan: task.plan.kind, workspace, budget: task.budget, inputs: task.inputs });
     });
+    this.plans.set(id, plan);
     this.deps.emit('task.updated', task);
     return task;
   }
@@ -72,7 +76,9 @@ export class TaskEngine {
     const active = this.runs.get(taskId);
     if (active) throw new AgentDeskError('conflict', `task ${taskId} is already running in this process`);
     if (options.secrets) for (const [name, value] of Object.entries(options.secrets)) this.deps.redactor.add(name, value);
-    const run = new TaskRun(this.deps, taskId, options);
+    const plan = this.plans.get(taskId);
+    this.plans.delete(taskId);
+    const run = new TaskRun(this.deps, taskId, options, plan);
     this.runs.set(taskId, run);
     try {
       return await run.run();
@@ -108,6 +114,7 @@ export class TaskEngine {
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
     if (task.state === 'paused') return task;
     this.deps.store.tasks.requestControl(taskId, 'pause', 'paused by the user');
+    this.runs.get(taskId)?.notifyControl();
     if (!this.runs.has(taskId) && !this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
     return task;
   }
@@ -118,6 +125,7 @@ export class TaskEngine {
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
     this.deps.store.tasks.requestControl(taskId, 'cancel', reason);
     const run = this.runs.get(taskId);
+    run?.notifyControl();
     if (run) run.abort.abort(new AgentDeskError('conflict', reason));
     else if (!this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
     return this.get(taskId);

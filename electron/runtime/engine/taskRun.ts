@@ -1,7 +1,6 @@
-import { ulid } from 'ulid';
 import type { Step, Task, TaskState, UncertainResolution, Usage } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
-import { digestOf } from '../digest.js';
+import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision, PlannerUsage } from '../planning/planner.js';
 import { exhaustedBudget } from './budgets.js';
@@ -11,6 +10,14 @@ import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
 import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
+
+/** How often a runner reads pause/cancel requests made by other processes. */
+const CONTROL_POLL_MS = 100;
+/** How often the running step count is written between transitions (it is re-derived after a crash). */
+const USAGE_WRITE_MS = 250;
+/** Completed read-only steps may share a commit: at most this many, this old. */
+const WRITE_BATCH = 64;
+const WRITE_BATCH_MS = 50;
 
 /** How one run should behave. */
 export interface RunOptions {
@@ -37,12 +44,19 @@ export class TaskRun {
   private services: RunningServices | undefined;
   private readonly loop: LoopDetector;
   private runStartedAt = 0;
+  private controlCheckedAt = -Infinity;
+  private controlRequested = false;
+  private usageWrittenAt = -Infinity;
+  private pending: (() => void)[] = [];
+  private pendingSince = 0;
+  private flushing = false;
   private wallAtStart = 0;
 
   constructor(
     private readonly deps: EngineDeps,
     readonly taskId: string,
     private readonly options: RunOptions,
+    private readonly prebuiltPlan?: TaskPlan,
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
   }
@@ -56,11 +70,12 @@ export class TaskRun {
     try {
       this.task = this.load();
       if (isTerminal(this.task.state)) return this.task;
-      this.plan = this.deps.plans(this.task);
+      this.plan = this.prebuiltPlan ?? this.deps.plans(this.task);
       this.steps = new StepLog(store.steps.forTask(this.taskId));
+      this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
       this.runStartedAt = this.deps.clock.now();
       this.wallAtStart = this.task.usage.wallMs;
-      if ((await this.settleInterruptedSteps()) === 'stopped') return this.load();
+      if (this.missingSecret() === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return this.load();
       await this.enterRunning();
       await this.startServices();
       await this.drive();
@@ -71,9 +86,15 @@ export class TaskRun {
       }
       return this.load();
     } finally {
+      this.flush();
       await this.services?.stop().catch(() => undefined);
       store.tasks.release(this.taskId, pid);
     }
+  }
+
+  /** Tells the runner a pause or cancel was recorded for it (same process). */
+  notifyControl(): void {
+    this.controlRequested = true;
   }
 
   /** Applies a pending pause/cancel to a task no runner is driving. */
@@ -129,6 +150,18 @@ export class TaskRun {
     return 'ok';
   }
 
+  /** Secret inputs are never stored; without them a step would send a placeholder. */
+  private missingSecret(): RunStop | 'ok' {
+    for (const [name, value] of Object.entries(this.task.inputs)) {
+      if (value !== `[secret:${name}]` || this.options.secrets?.[name] !== undefined) continue;
+      const reason = `secret input "${name}" is not stored: resume with --input ${name}=… or AGENT_DESK_INPUT_${name.toUpperCase()}`;
+      if (this.task.state === 'queued') this.transition('planning', 'run started');
+      if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
+      return 'stopped';
+    }
+    return 'ok';
+  }
+
   private holdUncertain(step: Step): RunStop {
     if (step.status !== 'uncertain') {
       this.saveStep({ ...step, status: 'uncertain', error: 'interrupted while running; the effect may or may not have happened' });
@@ -155,10 +188,10 @@ export class TaskRun {
     const from = this.task.state;
     assertTransition(from, to);
     const at = isoAt(this.deps.clock.now());
-    this.deps.store.transaction(() => {
+    this.write(() => {
       this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), at);
       this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined);
-      this.trace('task.transition', { from, to, reason });
+      this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason });
     });
     this.task = this.load();
     this.deps.emit('task.updated', this.task);
@@ -172,6 +205,12 @@ export class TaskRun {
 
   /** Pause or cancel requested by any client (this process or another sharing the database). */
   private honourControl(): RunStop | 'go' {
+    // Requests from this process arrive through `controlRequested`; other processes'
+    // through the database, read at most every CONTROL_POLL_MS to keep steps cheap.
+    const now = this.deps.clock.now();
+    if (!this.controlRequested && now - this.controlCheckedAt < CONTROL_POLL_MS) return 'go';
+    this.controlRequested = false;
+    this.controlCheckedAt = now;
     const { control, reason } = this.deps.store.tasks.control(this.taskId);
     if (!control) return 'go';
     this.deps.store.tasks.requestControl(this.taskId, null);
@@ -203,7 +242,7 @@ export class TaskRun {
   }
 
   private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
-    const looped = this.loop.record(digestOf([step.tool, decision.args]), step.outputDigest ?? '');
+    const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
     if (looped) this.fail(`loop detected: ${step.tool} repeated ${this.loop.repeats} times with the same arguments and result`, 'loop.detected');
     return looped;
   }
@@ -220,28 +259,37 @@ export class TaskRun {
       transition: (to: TaskState, reason: string) => this.transition(to, reason),
       fail: (reason: string) => this.fail(reason),
       honourControl: () => this.honourControl(),
-      saveStep: (step: Step, extra?: () => void) => this.saveStep(step, extra),
-      newStepId: () => `stp_${ulid()}`,
+      saveStep: (step: Step, extra?: () => void, lazy?: boolean) => this.saveStep(step, extra, lazy),
+      newStepId: (index: number, attempt: number) => `stp_${this.taskId.slice(4)}_${index}_${attempt}`,
       countStep: () => this.countStep(),
       trace: (type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string) =>
         this.trace(type, data, stepId),
     };
   }
 
-  private saveStep(step: Step, extra?: () => void): Step {
+  /**
+   * Records a step. `lazy` (completed read-only calls only) may join a later commit: losing it
+   * to a crash only means the read is done again, and batching keeps steps cheap.
+   */
+  private saveStep(step: Step, extra?: () => void, lazy = false): Step {
     const stored = this.deps.redactor.value(step);
-    this.deps.store.transaction(() => {
+    this.write(() => {
       this.deps.store.steps.save(stored);
       extra?.();
-    });
+    }, lazy);
     this.steps.upsert(step);
     this.deps.emit('task.step', stored);
     return step;
   }
 
+  /** Counts a step; the count is persisted at most every USAGE_WRITE_MS (and at every transition). */
   private countStep(): void {
     this.task = { ...this.task, usage: { ...this.task.usage, steps: this.task.usage.steps + 1 } };
-    this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), isoAt(this.deps.clock.now()));
+    const now = this.deps.clock.now();
+    if (now - this.usageWrittenAt < USAGE_WRITE_MS) return;
+    this.usageWrittenAt = now;
+    const usage = this.usageNow();
+    this.write(() => this.deps.store.tasks.setUsage(this.taskId, usage, isoAt(now)), true);
   }
 
   private addPlannerUsage(u: PlannerUsage | undefined): void {
@@ -265,7 +313,30 @@ export class TaskRun {
   }
 
   private trace(type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string): void {
-    this.deps.trace.append(this.taskId, type, data, stepId);
+    this.write(() => void this.deps.trace.append(this.taskId, type, data, stepId));
+  }
+
+  /** Queues a database write; everything queued lands in order, in one transaction, on flush. */
+  private write(fn: () => void, lazy = false): void {
+    if (this.flushing) return fn();
+    if (this.pending.length === 0) this.pendingSince = this.deps.clock.now();
+    this.pending.push(fn);
+    const stale = this.deps.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
+    if (!lazy || this.pending.length >= WRITE_BATCH || stale) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = true;
+    try {
+      this.deps.store.transaction(() => {
+        for (const write of batch) write();
+      });
+    } finally {
+      this.flushing = false;
+    }
   }
 
   private load(): Task {

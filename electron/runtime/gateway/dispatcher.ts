@@ -94,7 +94,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return { id, error: toSafeShape(error, raw, log) };
       }
     },
-    methods: () => Object.keys(handlers).filter((name) => Object.hasOwn(Methods, name)).sort(),
+    methods: () =>
+      Object.keys(handlers)
+        .filter((name) => Object.hasOwn(Methods, name) && handlers[name as MethodName] !== undefined)
+        .sort(),
   };
 }
 

@@ -82,6 +82,8 @@ export class PolicyGate {
       return { effect: defaults.effect, source: 'default', reason: defaults.reason + overruled };
     }
     if (match?.effect === 'allow') return ruleVerdict(match);
+    // Nothing to remember when the defaults already allow (and it saves a lookup per step).
+    if (!match && defaults.effect === 'allow') return { effect: 'allow', source: 'default', reason: defaults.reason };
 
     const grant = this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
     if (grant) {

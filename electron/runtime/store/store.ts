@@ -15,6 +15,8 @@ export class Store {
   readonly grants: GrantRepo;
   readonly trace: TraceRepo;
   readonly idempotency: IdempotencyRepo;
+  // One wrapper for every transaction: building it per call costs as much as a small commit.
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
 
   constructor(readonly db: Database.Database) {
     this.tasks = new TaskRepo(db);
@@ -23,6 +25,7 @@ export class Store {
     this.grants = new GrantRepo(db);
     this.trace = new TraceRepo(db);
     this.idempotency = new IdempotencyRepo(db);
+    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   /** Opens the store at a file path (`:memory:` for throwaway use). */
@@ -32,8 +35,9 @@ export class Store {
 
   /** Runs `fn` in one write transaction: all of it lands, or none. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.runInTransaction(fn) as T;
   }
+
 
   close(): void {
     this.db.close();

@@ -83,6 +83,7 @@ export class ToolRouter {
     if (providers.length === 0) {
       throw new AgentDeskError('unavailable', `no tool provides capability "${capability}"`, { attempts: [] });
     }
+    // settle() asks for reasons in candidate order, so the first call names the top choice.
     let firstChosen: AnyTool | undefined;
     return settle(providers.map((tool) => evaluate(tool, args)), `capability "${capability}"`, (tool) => {
       if (firstChosen === undefined) {

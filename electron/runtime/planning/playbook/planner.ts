@@ -9,7 +9,7 @@ import { AgentDeskError, describeIssues } from '../../errors.js';
 import type { Planner, PlannerDecision, PlannerState } from '../planner.js';
 import { readableIssues } from './issues.js';
 import { planStepIdOf } from './referenceRules.js';
-import { resolveTemplates, type TemplateScope } from './template.js';
+import { findReferences, resolveTemplates, type TemplateScope } from './template.js';
 
 export { planStepIdOf } from './referenceRules.js';
 
@@ -24,17 +24,28 @@ const FINISHED = new Set<Step['status']>(['completed', 'skipped']);
 export class PlaybookPlanner implements Planner {
   readonly kind = 'playbook';
 
-  constructor(private readonly playbook: Playbook) {}
+  /** Scan start for the live step log it was computed on: a finished step never becomes unfinished. */
+  private resume: { log: ReadonlyMap<number, Step>; index: number } | undefined;
+  /** Per step, the ids of the steps its templates read (so a scope holds only those outputs). */
+  private readonly reads: ReadonlySet<string>[];
+
+  constructor(private readonly playbook: Playbook) {
+    this.reads = playbook.steps.map(
+      (step) => new Set(findReferences([step.title, step.args, step.expect]).flatMap((r) => (r.root === 'steps' && r.id ? [r.id] : []))),
+    );
+  }
 
   async next(state: PlannerState, signal: AbortSignal): Promise<PlannerDecision> {
     signal.throwIfAborted();
-    const latest = latestAttempts(state.steps);
-    const index = this.playbook.steps.findIndex((_, i) => !isFinished(latest.get(i)));
+    const latest = state.latest ?? latestAttempts(state.steps);
+    let index = state.latest !== undefined && this.resume?.log === state.latest ? this.resume.index : 0;
+    while (index < this.playbook.steps.length && isFinished(latest.get(index))) index++;
+    if (state.latest) this.resume = { log: state.latest, index };
     const step = this.playbook.steps[index];
     if (step === undefined) return { type: 'done' };
     const planStepId = planStepIdOf(step, index);
     try {
-      const scope = scopeFromState(this.playbook, state);
+      const scope = scopeFromState(this.playbook, state, this.reads[index]);
       return {
         type: 'call',
         index,
@@ -59,12 +70,15 @@ export class PlaybookPlanner implements Planner {
  * The template scope of a task: inputs (playbook defaults under the given values), outputs of
  * completed steps by plan step id, services from `env.services`, the workspace and the task id.
  */
-export function scopeFromState(playbook: Playbook, state: PlannerState): TemplateScope {
+export function scopeFromState(playbook: Playbook, state: PlannerState, only?: ReadonlySet<string>): TemplateScope {
   const steps: Record<string, { output: unknown }> = {};
-  for (const [index, step] of latestAttempts(state.steps)) {
-    const planned = playbook.steps[index];
-    if (step.status !== 'completed' || planned === undefined) continue;
-    steps[step.planStepId ?? planStepIdOf(planned, index)] = { output: step.output };
+  const latest = state.latest ?? latestAttempts(state.steps);
+  const indices = only ? [...only].map((id) => indexOfStep(playbook, id)) : [...latest.keys()];
+  for (const index of indices) {
+    const step = index === undefined ? undefined : latest.get(index);
+    const planned = index === undefined ? undefined : playbook.steps[index];
+    if (step?.status !== 'completed' || planned === undefined) continue;
+    steps[step.planStepId ?? planStepIdOf(planned, step.index)] = { output: step.output };
   }
   return {
     inputs: { ...inputDefaults(playbook), ...state.inputs },
@@ -89,6 +103,18 @@ export function resolveAcceptance(playbook: Playbook, scope: TemplateScope): Acc
       issues,
     });
   });
+}
+
+const stepIndexes = new WeakMap<Playbook, Map<string, number>>();
+
+/** The plan index of a step id (ids are unique within a valid playbook). */
+function indexOfStep(playbook: Playbook, id: string): number | undefined {
+  let map = stepIndexes.get(playbook);
+  if (!map) {
+    map = new Map(playbook.steps.map((step, i) => [planStepIdOf(step, i), i]));
+    stepIndexes.set(playbook, map);
+  }
+  return map.get(id);
 }
 
 function isFinished(step: Step | undefined): boolean {

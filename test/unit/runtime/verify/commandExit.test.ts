@@ -52,10 +52,10 @@ describe('command_exit', () => {
 
   it('kills a command that outlives its timeout', async () => {
     const result = await commandExitVerifier.run(
-      check({ type: 'command_exit', command: [node, '-e', 'console.log("waiting"); setTimeout(() => {}, 60000)'], timeoutMs: 500 }),
+      check({ type: 'command_exit', command: [node, '-e', 'setTimeout(() => {}, 60000)'], timeoutMs: 500 }),
       ws.ctx,
     );
-    expect(result).toMatchObject({ passed: false, output: 'timed out after 500 ms and was killed (expected exit code 0)\nwaiting\n' });
+    expect(result).toMatchObject({ passed: false, output: 'timed out after 500 ms and was killed (expected exit code 0)' });
     expect(result.durationMs).toBeLessThan(10_000);
   });
 

@@ -1,0 +1,149 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
+import { testTool, untilAborted } from '../../../support/testTools.js';
+
+let h: TestRuntime;
+afterEach(async () => h?.cleanup());
+
+const DELETE_PLAYBOOK = `
+name: delete-one
+steps:
+  - id: make
+    tool: fs.write
+    args: { path: old.log, content: "old\\n" }
+  - id: remove
+    tool: fs.delete
+    args: { path: old.log }
+acceptance:
+  - { type: file_exists, path: old.log, exists: false }
+`;
+
+describe('approvals', () => {
+  it('a delete waits for approval, and continues once approved', async () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    h.rt.engine.start(task.id);
+    const waiting = await waitForState(h.rt, task.id, ['waiting_approval']);
+    expect(waiting.stateReason).toBe('approval needed: Delete old.log (4 bytes)');
+    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    expect(approval).toMatchObject({ tool: 'fs.delete', risks: ['delete'], preview: { summary: 'Delete old.log (4 bytes)' } });
+    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
+    expect(done.state).toBe('succeeded');
+    expect(existsSync(path.join(done.workspace, 'old.log'))).toBe(false);
+  });
+
+  it('a task waiting for approval survives a restart and continues after approve', async () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    await h.rt.engine.run(task.id, { detachOnApproval: true });
+    expect(h.rt.engine.get(task.id).state).toBe('waiting_approval');
+    const rt = await h.reopen();
+    expect(rt.engine.recover()).toEqual([task.id]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rt.engine.get(task.id).state).toBe('waiting_approval');
+    const [approval] = rt.approvals.list({ status: 'pending' });
+    rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    expect((await waitForState(rt, task.id, ['succeeded', 'failed'])).state).toBe('succeeded');
+    const deletes = rt.engine.steps(task.id).filter((s) => s.tool === 'fs.delete');
+    expect(deletes.map((s) => s.status)).toEqual(['completed']);
+  });
+
+  it('deny fails the step with the reason recorded', async () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    await h.rt.engine.run(task.id, { detachOnApproval: true });
+    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'keep it for the audit' }, 'cli:alice');
+    const done = await h.rt.engine.run(task.id);
+    expect(done.state).toBe('failed');
+    expect(done.stateReason).toBe('step 2 (fs.delete) denied by cli:alice: keep it for the audit');
+    const step = h.rt.engine.steps(task.id).find((s) => s.tool === 'fs.delete');
+    expect(step).toMatchObject({ status: 'denied', error: 'denied by cli:alice: keep it for the audit' });
+    expect(existsSync(path.join(done.workspace, 'old.log'))).toBe(true);
+    const resolved = h.rt.trace.page(task.id, 0, 100).events.find((e) => e.type === 'approval.resolved');
+    expect(resolved?.data).toMatchObject({ status: 'denied', by: 'cli:alice', reason: 'keep it for the audit' });
+  });
+
+  it('remember=task skips asking again within the task, but another task still asks', async () => {
+    const planner = new ScriptedPlanner((turn) => (turn < 2 ? { tool: 'notes.delete', args: { key: 'same' } } : 'done'));
+    const del = testTool({ name: 'notes.delete', risk: 'delete', idempotent: true, run: async (_a, ctx) => ctx.idempotencyKey });
+    h = openTestRuntime({ tools: [del], plans: withScriptedGoals(planner), loopThreshold: 10 });
+    const goal = () => h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
+    const first = goal();
+    h.rt.engine.start(first.id);
+    await waitForState(h.rt, first.id, ['waiting_approval']);
+    h.rt.approvals.decide(h.rt.approvals.list({ status: 'pending' })[0]!.id, { decision: 'approve', remember: 'task' }, 'test');
+    expect((await waitForState(h.rt, first.id, ['succeeded', 'failed'])).state).toBe('succeeded');
+    expect(h.rt.approvals.list({ taskId: first.id })).toHaveLength(1);
+    expect(h.rt.engine.steps(first.id)[1]!.policy).toMatchObject({ effect: 'allow', source: 'remembered' });
+
+    const second = goal();
+    h.rt.engine.start(second.id);
+    expect((await waitForState(h.rt, second.id, ['waiting_approval'])).state).toBe('waiting_approval');
+    h.rt.engine.cancel(second.id);
+    expect((await waitForState(h.rt, second.id, ['cancelled'])).state).toBe('cancelled');
+    expect(h.rt.approvals.list({ taskId: second.id })[0]!.status).toBe('cancelled');
+  });
+
+  it('a payment is asked every time and cannot be remembered', async () => {
+    const pay = testTool({ name: 'shop.pay', risk: 'payment', run: async () => 'paid' });
+    const planner = new ScriptedPlanner((turn) => (turn < 1 ? { tool: 'shop.pay', args: { key: 'order-1' } } : 'done'));
+    h = openTestRuntime({ tools: [pay], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['shop.pay'] } } } });
+    const task = h.rt.engine.create({ title: 'p', plan: { kind: 'goal', goal: 'pay' }, inputs: {} });
+    await h.rt.engine.run(task.id, { detachOnApproval: true });
+    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    expect(approval!.rememberable).toBe(false);
+    expect(() => h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'always' }, 't')).toThrow(/not allowed for payments/);
+    expect(() => h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'task' }, 't')).toThrow(/not allowed for payments/);
+    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 't');
+    expect((await h.rt.engine.run(task.id)).state).toBe('succeeded');
+  });
+});
+
+describe('pause, resume and cancel', () => {
+  it('pause stops after the current step and resume finishes the task', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const wait = testTool({ name: 'wait', risk: 'read', readOnly: true, idempotent: true, run: async (a) => (await gate, a.value) });
+    const planner = new ScriptedPlanner((turn) => (turn < 3 ? { tool: turn === 0 ? 'wait' : 'echo', args: { value: turn } } : 'done'));
+    h = openTestRuntime({ tools: [wait], plans: withScriptedGoals(planner) });
+    const task = h.rt.engine.create({ title: 'p', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
+    const running = h.rt.engine.run(task.id);
+    await waitForState(h.rt, task.id, ['running']);
+    h.rt.engine.pause(task.id);
+    release();
+    const paused = await running;
+    expect(paused.state).toBe('paused');
+    expect(h.rt.engine.steps(task.id).map((s) => s.status)).toEqual(['completed']);
+    h.rt.engine.resume(task.id);
+    const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
+    expect(done.state).toBe('succeeded');
+    expect(h.rt.engine.steps(task.id)).toHaveLength(3);
+  });
+
+  it('cancel aborts an in-flight call and the task ends cancelled with the reason', async () => {
+    const hang = testTool({ name: 'hang', risk: 'read', readOnly: true, idempotent: true, run: (_a, ctx) => untilAborted(ctx.signal) });
+    const planner = new ScriptedPlanner(() => ({ tool: 'hang', args: {} }));
+    h = openTestRuntime({ tools: [hang], plans: withScriptedGoals(planner) });
+    const task = h.rt.engine.create({ title: 'c', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
+    const running = h.rt.engine.run(task.id);
+    await waitForState(h.rt, task.id, ['running']);
+    await new Promise((r) => setTimeout(r, 30));
+    h.rt.engine.cancel(task.id, 'changed my mind');
+    const done = await running;
+    expect(done.state).toBe('cancelled');
+    expect(done.stateReason).toBe('changed my mind');
+  });
+
+  it('a paused task that nobody runs is cancelled at once', async () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    expect(h.rt.engine.pause(task.id).state).toBe('paused');
+    expect(h.rt.engine.cancel(task.id).state).toBe('cancelled');
+    expect(() => h.rt.engine.resume(task.id)).toThrow(/already cancelled/);
+  });
+});
