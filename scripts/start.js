@@ -21,9 +21,7 @@ function electronBinary() {
 const binary = electronBinary();
 const mainEntry = `${root}dist/electron/main/index.js`;
 const [command, args] =
-  binary && existsSync(mainEntry)
-    ? [binary, [root]]
-    : [process.execPath, [`${root}bin/agent-desk.js`, 'serve', ...process.argv.slice(2)]];
+  binary && existsSync(mainEntry) ? [binary, [root]] : [process.execPath, [`${root}bin/agent-desk.js`, 'serve', ...process.argv.slice(2)]];
 if (command === process.execPath) console.log('Electron is not installed here: starting the headless gateway.');
 const child = spawn(command, args, { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ProcessServiceHost } from '../capabilities/services/processServices.js';
 import { AgentRuntime } from '../runtime/agentRuntime.js';
 import { loadConfig, resolveHome } from '../runtime/config.js';
+import { reportError } from './output.js';
 
 /** The package version, read once from package.json. */
 export function packageVersion(): string {
@@ -13,4 +14,19 @@ export function packageVersion(): string {
 export function openRuntime(): AgentRuntime {
   const home = resolveHome();
   return new AgentRuntime({ home, config: loadConfig(home), services: new ProcessServiceHost(), version: packageVersion() });
+}
+
+/**
+ * Runs one CLI action against the runtime: errors become the exit code (and `{error}` JSON with
+ * --json), and the database is always closed.
+ */
+export async function withRuntime(json: boolean | undefined, action: (rt: AgentRuntime) => unknown): Promise<void> {
+  const rt = openRuntime();
+  try {
+    await action(rt);
+  } catch (error) {
+    process.exitCode = reportError(error, Boolean(json));
+  } finally {
+    await rt.close();
+  }
 }

@@ -11,7 +11,8 @@ export function reportError(error: unknown, json: boolean): number {
   const shape = toErrorShape(error);
   if (json) printJson({ error: shape });
   else process.stderr.write(`agent-desk: ${shape.message}\n`);
-  const usage = error instanceof AgentDeskError && ['invalid_params', 'invalid_playbook', 'not_found', 'invalid_request'].includes(error.code);
+  const usage =
+    error instanceof AgentDeskError && ['invalid_params', 'invalid_playbook', 'not_found', 'invalid_request'].includes(error.code);
   return usage ? EXIT.usage : EXIT.failed;
 }
 
@@ -28,4 +29,7 @@ export function parsePairs(pairs: readonly string[]): Record<string, string> {
 
 /** Pads a table row for terminal output. */
 export const row = (cells: readonly string[], widths: readonly number[]): string =>
-  cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  cells
+    .map((c, i) => c.padEnd(widths[i] ?? 0))
+    .join('  ')
+    .trimEnd();

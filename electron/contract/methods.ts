@@ -3,12 +3,7 @@ import { ApprovalDecisionSchema, ApprovalSchema, ApprovalStatusSchema } from './
 import { EVENT_NAMES, type EventName } from './events.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
-import {
-  BudgetSchema,
-  TaskSchema,
-  TaskStateSchema,
-  UncertainResolutionSchema,
-} from './task.js';
+import { BudgetSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
 import { ToolDescriptorSchema } from './tool.js';
 import { TraceEventSchema } from './trace.js';
 
@@ -49,9 +44,7 @@ export const Methods = {
     params: z
       .object({
         title: z.string().max(200).optional(),
-        playbook: z
-          .object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() })
-          .strict(),
+        playbook: z.object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() }).strict(),
         inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
         workspace: z.string().optional(),
         budget: BudgetSchema.partial().optional(),
@@ -113,10 +106,7 @@ export const Methods = {
     description: 'Append a user message to the task (read by model planners).',
   }),
   'approvals.list': spec({
-    params: z
-      .object({ status: ApprovalStatusSchema.optional(), taskId: z.string().optional() })
-      .strict()
-      .default({}),
+    params: z.object({ status: ApprovalStatusSchema.optional(), taskId: z.string().optional() }).strict().default({}),
     result: z.object({ approvals: z.array(ApprovalSchema) }),
     scope: 'operator.read',
     sideEffect: false,

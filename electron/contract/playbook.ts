@@ -28,7 +28,10 @@ export type StepExpectation = z.infer<typeof StepExpectationSchema>;
 /** One playbook step: a tool (or a capability the router resolves) with templated arguments. */
 export const PlaybookStepSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z_][\w-]*$/, 'letters, digits, _ and - only').optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z_][\w-]*$/, 'letters, digits, _ and - only')
+      .optional(),
     title: z.string().optional(),
     tool: z.string().min(1).optional(),
     capability: z.string().min(1).optional(),

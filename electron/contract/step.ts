@@ -6,15 +6,7 @@ import { RouteSchema } from './tool.js';
  * Step lifecycle. `started` is written before the tool runs; a `started` step found at
  * start-up is re-run (read-only/idempotent tools) or becomes `uncertain`.
  */
-export const StepStatusSchema = z.enum([
-  'waiting_approval',
-  'started',
-  'completed',
-  'failed',
-  'denied',
-  'uncertain',
-  'skipped',
-]);
+export const StepStatusSchema = z.enum(['waiting_approval', 'started', 'completed', 'failed', 'denied', 'uncertain', 'skipped']);
 /** A step status. */
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 

@@ -8,16 +8,7 @@ export type Tier = z.infer<typeof TierSchema>;
 export const TIER_ORDER: readonly Tier[] = TierSchema.options;
 
 /** What a tool call can do to the world; the policy gate decides on these. */
-export const RiskClassSchema = z.enum([
-  'read',
-  'write',
-  'delete',
-  'send',
-  'payment',
-  'external_http',
-  'secrets',
-  'exec',
-]);
+export const RiskClassSchema = z.enum(['read', 'write', 'delete', 'send', 'payment', 'external_http', 'secrets', 'exec']);
 /** One risk class. */
 export type RiskClass = z.infer<typeof RiskClassSchema>;
 

@@ -11,13 +11,18 @@ const items = [
 ];
 
 const csv = () =>
-  ['sku,name,stock,reorder', ...items.map((i) => `${i.sku},"${i.name}",${i.stock},${i.stock <= i.reorderAt ? 'yes' : 'no'}`)].join('\n') + '\n';
+  ['sku,name,stock,reorder', ...items.map((i) => `${i.sku},"${i.name}",${i.stock},${i.stock <= i.reorderAt ? 'yes' : 'no'}`)].join('\n') +
+  '\n';
 
 const routes = {
   '/health': () => [200, 'application/json', JSON.stringify({ ok: true })],
   '/items': () => [200, 'application/json', JSON.stringify({ items })],
   '/report.csv': () => [200, 'text/csv; charset=utf-8', csv()],
-  '/summary': () => [200, 'application/json', JSON.stringify({ items: items.length, toReorder: items.filter((i) => i.stock <= i.reorderAt).map((i) => i.sku) })],
+  '/summary': () => [
+    200,
+    'application/json',
+    JSON.stringify({ items: items.length, toReorder: items.filter((i) => i.stock <= i.reorderAt).map((i) => i.sku) }),
+  ],
 };
 
 const server = createServer((req, res) => {

@@ -13,10 +13,22 @@ describe('test environment', () => {
 
   const noChromium = missing('chromium');
   it.skipIf(noChromium)(`headless Chromium renders a page${noChromium ? ` (skipped: ${noChromium})` : ''}`, () => {
-    const html = execFileSync('/usr/bin/chromium', [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic', '--dump-dom', 'data:text/html,<p id=x>agent-desk</p>',
-    ], { timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const html = execFileSync(
+      '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+        '--dump-dom',
+        'data:text/html,<p id=x>agent-desk</p>',
+      ],
+      { timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+    ).toString();
     expect(html).toContain('<p id="x">agent-desk</p>');
   });
 

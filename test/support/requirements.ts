@@ -4,12 +4,18 @@ import { existsSync } from 'node:fs';
 /** External parts some tests need. */
 export type Requirement = 'docker' | 'chromium' | 'xvfb';
 
-const required = new Set((process.env.AGENT_DESK_REQUIRE ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const required = new Set(
+  (process.env.AGENT_DESK_REQUIRE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 function probe(what: Requirement): string | undefined {
   try {
     if (what === 'docker') execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'pipe', timeout: 10_000 });
-    if (what === 'chromium' && !existsSync(process.env.AGENT_DESK_CHROMIUM ?? '/usr/bin/chromium')) return 'no Chromium at /usr/bin/chromium (apt-get install chromium)';
+    if (what === 'chromium' && !existsSync(process.env.AGENT_DESK_CHROMIUM ?? '/usr/bin/chromium'))
+      return 'no Chromium at /usr/bin/chromium (apt-get install chromium)';
     if (what === 'xvfb') execFileSync('which', ['Xvfb'], { stdio: 'pipe' });
     return undefined;
   } catch (error) {

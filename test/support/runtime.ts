@@ -17,9 +17,7 @@ export interface TestRuntime {
 }
 
 /** Opens a real runtime in a temp home (or the given one). */
-export function openTestRuntime(
-  options: Partial<Omit<RuntimeOptions, 'config'>> & { config?: Record<string, unknown> } = {},
-): TestRuntime {
+export function openTestRuntime(options: Partial<Omit<RuntimeOptions, 'config'>> & { config?: Record<string, unknown> } = {}): TestRuntime {
   const home = options.home ?? tempDir();
   const config: Config = ConfigSchema.parse(options.config ?? {});
   const make = () => new AgentRuntime({ pollMs: 20, retryBackoffMs: 5, ...options, home, config });
@@ -40,7 +38,11 @@ export function openTestRuntime(
 }
 
 /** Creates a playbook task and returns its id. */
-export function createPlaybookTask(rt: AgentRuntime, source: string, extra: { inputs?: Record<string, unknown>; baseDir?: string; budget?: Record<string, number>; secretNames?: string[] } = {}): Task {
+export function createPlaybookTask(
+  rt: AgentRuntime,
+  source: string,
+  extra: { inputs?: Record<string, unknown>; baseDir?: string; budget?: Record<string, number>; secretNames?: string[] } = {},
+): Task {
   return rt.engine.create({
     title: 'test',
     plan: { kind: 'playbook', source, baseDir: extra.baseDir ?? rt.options.home },
@@ -56,7 +58,8 @@ export async function waitForState(rt: AgentRuntime, taskId: string, states: Tas
   for (;;) {
     const task = rt.engine.get(taskId);
     if (states.includes(task.state)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task.state} (${task.stateReason ?? ''}); wanted ${states.join('|')}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} stayed ${task.state} (${task.stateReason ?? ''}); wanted ${states.join('|')}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -24,12 +24,21 @@ export class ScriptedPlanner implements Planner {
     const turn = finished.size;
     const call = this.script(turn);
     if (call === 'done') return { type: 'done' };
-    return { type: 'call', index: turn, tool: call.tool, args: call.args, expect: [], retries: 0, ...(call.usage && { usage: call.usage }) };
+    return {
+      type: 'call',
+      index: turn,
+      tool: call.tool,
+      args: call.args,
+      expect: [],
+      retries: 0,
+      ...(call.usage && { usage: call.usage }),
+    };
   }
 }
 
 /** Routes `goal` tasks to a scripted planner and everything else to the playbook factory. */
 export function withScriptedGoals(planner: Planner, acceptance: AcceptanceCheck[] = []): (playbooks: PlanFactory) => PlanFactory {
-  return (playbooks) => (task: Task): TaskPlan =>
-    task.plan.kind === 'goal' ? { planner, services: [], baseDir: task.workspace, acceptance: () => acceptance } : playbooks(task);
+  return (playbooks) =>
+    (task: Task): TaskPlan =>
+      task.plan.kind === 'goal' ? { planner, services: [], baseDir: task.workspace, acceptance: () => acceptance } : playbooks(task);
 }

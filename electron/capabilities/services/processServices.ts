@@ -21,7 +21,8 @@ async function freePort(preferred = 0): Promise<number> {
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new AgentDeskError('unavailable', `service exited with code ${child.exitCode} before it was ready: ${output()}`);
+    if (child.exitCode !== null)
+      throw new AgentDeskError('unavailable', `service exited with code ${child.exitCode} before it was ready: ${output()}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;
@@ -48,14 +49,19 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * parent, since it is not detached).
  */
 export class ProcessServiceHost implements ServiceHost {
-  async start(services: readonly PlaybookService[], opts: { baseDir: string; workspace: string; ports?: Record<string, number> }): Promise<RunningServices> {
+  async start(
+    services: readonly PlaybookService[],
+    opts: { baseDir: string; workspace: string; ports?: Record<string, number> },
+  ): Promise<RunningServices> {
     const children: ChildProcess[] = [];
     const urls: Record<string, string> = {};
     const stop = async () => void (await Promise.all(children.map(stopChild)));
     try {
       for (const service of services) {
         const port = await freePort(opts.ports?.[service.name] ?? 0);
-        const [command, ...args] = service.command.map((part, i) => (i > 0 && part.startsWith('.') ? path.resolve(opts.baseDir, part) : part));
+        const [command, ...args] = service.command.map((part, i) =>
+          i > 0 && part.startsWith('.') ? path.resolve(opts.baseDir, part) : part,
+        );
         const exe = command === 'node' ? process.execPath : command!;
         const child = spawn(exe, args, {
           cwd: opts.baseDir,

@@ -41,12 +41,7 @@ export function serveConnection(ws: WebSocket, options: ConnectionOptions): void
   ws.on('error', (error) => options.log('websocket connection error', { clientId, error }));
 }
 
-async function answer(
-  data: RawData,
-  isBinary: boolean,
-  ctx: CallContext,
-  dispatcher: Dispatcher,
-): Promise<RpcResponse> {
+async function answer(data: RawData, isBinary: boolean, ctx: CallContext, dispatcher: Dispatcher): Promise<RpcResponse> {
   if (isBinary) return invalidRequest('binary frames are not supported; send each request as a JSON text frame');
   let raw: unknown;
   try {

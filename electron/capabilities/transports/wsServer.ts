@@ -104,12 +104,7 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-async function handleHttp(
-  req: IncomingMessage,
-  res: ServerResponse,
-  httpHandler: HttpHandler | undefined,
-  log: GatewayLog,
-): Promise<void> {
+async function handleHttp(req: IncomingMessage, res: ServerResponse, httpHandler: HttpHandler | undefined, log: GatewayLog): Promise<void> {
   if (req.method === 'GET' && requestUrl(req)?.pathname === '/healthz') return sendJson(res, 200, { ok: true });
   if (!httpHandler) {
     return sendJson(res, 404, { error: { code: 'not_found', message: `no route for ${req.method} ${req.url}` } });
@@ -142,8 +137,7 @@ function refuseUpgrade(socket: Duplex, status: 401 | 404, reason: string): void 
 
 function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) =>
-      reject(new AgentDeskError('unavailable', `cannot listen on ${host}:${port}: ${error.message}`));
+    const onError = (error: Error) => reject(new AgentDeskError('unavailable', `cannot listen on ${host}:${port}: ${error.message}`));
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);

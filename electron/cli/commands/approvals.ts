@@ -1,8 +1,8 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { RememberSchema } from '../../contract/index.js';
-import { openRuntime } from '../openRuntime.js';
-import { printJson, reportError, row } from '../output.js';
+import { withRuntime } from '../openRuntime.js';
+import { printJson, row } from '../output.js';
 
 /** `agent-desk approvals list|approve|deny`: decisions land in the database any runner reads. */
 export function registerApprovals(program: Command): void {
@@ -13,19 +13,14 @@ export function registerApprovals(program: Command): void {
     .option('--task <taskId>', 'only this task')
     .option('--json', 'print JSON')
     .action((opts: { all?: boolean; task?: string; json?: boolean }) => {
-      const rt = openRuntime();
-      try {
+      return withRuntime(opts.json, (rt) => {
         const list = rt.approvals.list({ ...(!opts.all && { status: 'pending' as const }), ...(opts.task && { taskId: opts.task }) });
         if (opts.json) return printJson({ approvals: list });
         for (const a of list) {
           console.log(row([a.id, a.status, a.tool, a.preview.summary], [30, 9, 14, 0]));
           if (a.preview.body) console.log(a.preview.body.replace(/^/gm, '    '));
         }
-      } catch (error) {
-        process.exitCode = reportError(error, Boolean(opts.json));
-      } finally {
-        rt.store.close();
-      }
+      });
     });
   for (const verb of ['approve', 'deny'] as const) {
     approvals
@@ -34,18 +29,17 @@ export function registerApprovals(program: Command): void {
       .option('--reason <text>', 'why (recorded in the trace)')
       .option('--json', 'print JSON')
       .action((id: string, opts: { remember: string; reason?: string; json?: boolean }) => {
-        const rt = openRuntime();
-        try {
+        return withRuntime(opts.json, (rt) => {
           const remember = RememberSchema.parse(opts.remember);
           const by = `cli:${os.userInfo().username}`;
-          const decided = rt.approvals.decide(id, { decision: verb, remember, ...(opts.reason !== undefined && { reason: opts.reason }) }, by);
+          const decided = rt.approvals.decide(
+            id,
+            { decision: verb, remember, ...(opts.reason !== undefined && { reason: opts.reason }) },
+            by,
+          );
           if (opts.json) printJson(decided);
           else console.log(`${decided.id} ${decided.status}. Continue with: agent-desk run --resume ${decided.taskId}`);
-        } catch (error) {
-          process.exitCode = reportError(error, Boolean(opts.json));
-        } finally {
-          rt.store.close();
-        }
+        });
       });
   }
 }

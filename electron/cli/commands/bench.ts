@@ -28,7 +28,14 @@ const noopWrite: AnyTool = {
   readOnly: false,
   idempotent: true,
   input: z.object({ value: z.number() }).strict(),
-  classify: () => ({ risks: ['write'], subject: '', readOnly: false, idempotent: true, insideWorkspace: true, preview: { summary: 'no-op' } }),
+  classify: () => ({
+    risks: ['write'],
+    subject: '',
+    readOnly: false,
+    idempotent: true,
+    insideWorkspace: true,
+    preview: { summary: 'no-op' },
+  }),
   availability: () => ({ available: true }),
   execute: async (args: { value: number }) => args,
 };
@@ -38,12 +45,18 @@ async function timeSteps(tool: string, n: number): Promise<number> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-'));
   const rt = new AgentRuntime({ home, config: ConfigSchema.parse({}), tools: [noopWrite] });
   try {
-    const task = rt.engine.create({ title: 'bench', plan: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home }, inputs: {}, budget: { maxSteps: n + 10 } });
+    const task = rt.engine.create({
+      title: 'bench',
+      plan: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home },
+      inputs: {},
+      budget: { maxSteps: n + 10 },
+    });
     const started = process.hrtime.bigint();
     const done = await rt.engine.run(task.id);
     const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
     const persisted = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
-    if (done.state !== 'succeeded' || persisted !== n) throw new Error(`bench task ended ${done.state} with ${persisted}/${n} steps persisted`);
+    if (done.state !== 'succeeded' || persisted !== n)
+      throw new Error(`bench task ended ${done.state} with ${persisted}/${n} steps persisted`);
     return elapsedUs / n;
   } finally {
     await rt.close();
@@ -78,7 +91,12 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
     runs,
     commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: 'completed, batched up to 64 per commit' },
     sqlite: { journal: 'wal', synchronous: 'NORMAL' },
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
   };
 }
 

@@ -96,7 +96,10 @@ function secretsFor(task: Task, given: Record<string, string>): Record<string, s
     if (value !== `[secret:${name}]`) continue;
     const supplied = given[name] ?? process.env[`AGENT_DESK_INPUT_${name.toUpperCase()}`];
     if (supplied === undefined) {
-      throw new AgentDeskError('invalid_params', `secret input "${name}" is not stored; pass --input ${name}=… or set AGENT_DESK_INPUT_${name.toUpperCase()}`);
+      throw new AgentDeskError(
+        'invalid_params',
+        `secret input "${name}" is not stored; pass --input ${name}=… or set AGENT_DESK_INPUT_${name.toUpperCase()}`,
+      );
     }
     secrets[name] = supplied;
   }
@@ -108,9 +111,25 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
   const pending = rt.approvals.list({ taskId: task.id, status: 'pending' });
   if (json) {
     printJson({
-      task: { id: task.id, title: task.title, state: task.state, stateReason: task.stateReason, usage: task.usage, workspace: task.workspace },
+      task: {
+        id: task.id,
+        title: task.title,
+        state: task.state,
+        stateReason: task.stateReason,
+        usage: task.usage,
+        workspace: task.workspace,
+      },
       checks: task.checks,
-      steps: steps.map((s) => ({ index: s.index, attempt: s.attempt, tool: s.tool, status: s.status, route: s.route?.reason, policy: s.policy?.effect, error: s.error, durationMs: s.durationMs })),
+      steps: steps.map((s) => ({
+        index: s.index,
+        attempt: s.attempt,
+        tool: s.tool,
+        status: s.status,
+        route: s.route?.reason,
+        policy: s.policy?.effect,
+        error: s.error,
+        durationMs: s.durationMs,
+      })),
       approvals: pending.map((a) => ({ id: a.id, tool: a.tool, summary: a.preview.summary, preview: a.preview.body })),
     });
   } else {
@@ -125,4 +144,3 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
   if (task.state === 'failed' || task.state === 'cancelled') return EXIT.failed;
   return EXIT.waiting;
 }
-

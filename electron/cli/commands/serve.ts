@@ -42,7 +42,9 @@ export function registerServe(program: Command): void {
           httpHandler: statusPage(rt.options.version ?? ''),
         });
         const infoFile = path.join(rt.options.home, 'gateway.json');
-        writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), { mode: 0o600 });
+        writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), {
+          mode: 0o600,
+        });
         chmodSync(infoFile, 0o600);
         const recovered = rt.engine.recover();
         console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);

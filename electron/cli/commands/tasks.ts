@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { TaskStateSchema, type TaskState } from '../../contract/index.js';
-import { openRuntime } from '../openRuntime.js';
-import { EXIT, printJson, reportError, row } from '../output.js';
+import { withRuntime } from '../openRuntime.js';
+import { EXIT, printJson, row } from '../output.js';
 
 /** `agent-desk tasks list|show|pause|cancel`. */
 export function registerTasks(program: Command): void {
@@ -12,55 +12,41 @@ export function registerTasks(program: Command): void {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON')
     .action((opts: { state?: string; limit: string; json?: boolean }) => {
-      const rt = openRuntime();
-      try {
+      return withRuntime(opts.json, (rt) => {
         const state = opts.state === undefined ? undefined : TaskStateSchema.parse(opts.state);
         const list = rt.store.tasks.list({ limit: Number(opts.limit), ...(state && { state: state as TaskState }) });
         if (opts.json) return printJson({ tasks: list });
         for (const t of list) console.log(row([t.id, t.state, String(t.usage.steps), t.title], [30, 16, 5, 0]));
-      } catch (error) {
-        process.exitCode = reportError(error, Boolean(opts.json));
-      } finally {
-        rt.store.close();
-      }
+      });
     });
   tasks
     .command('show <taskId>')
     .option('--json', 'print JSON')
     .option('--trace', 'include the trace')
     .action((taskId: string, opts: { json?: boolean; trace?: boolean }) => {
-      const rt = openRuntime();
-      try {
+      return withRuntime(opts.json, (rt) => {
         const task = rt.engine.get(taskId);
         const steps = rt.engine.steps(taskId);
         const trace = opts.trace ? rt.trace.page(taskId, 0, 1000).events : undefined;
         if (opts.json) return printJson({ task, steps, ...(trace && { trace }) });
         console.log(`${task.id}  ${task.state}  ${task.title}\n${task.stateReason ?? ''}`);
-        for (const s of steps) console.log(row([`#${s.index + 1}.${s.attempt}`, s.status, s.tool, s.route?.reason ?? '', s.error ?? ''], [7, 16, 14, 30, 0]));
+        for (const s of steps)
+          console.log(row([`#${s.index + 1}.${s.attempt}`, s.status, s.tool, s.route?.reason ?? '', s.error ?? ''], [7, 16, 14, 30, 0]));
         for (const c of task.checks) console.log(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}: ${c.output}`);
         for (const e of trace ?? []) console.log(`${e.seq}\t${e.ts}\t${e.type}\t${JSON.stringify(e.data)}`);
-      } catch (error) {
-        process.exitCode = reportError(error, Boolean(opts.json));
-      } finally {
-        rt.store.close();
-      }
+      });
     });
   for (const verb of ['pause', 'cancel'] as const) {
     tasks
       .command(`${verb} <taskId>`)
       .option('--json', 'print JSON')
       .action((taskId: string, opts: { json?: boolean }) => {
-        const rt = openRuntime();
-        try {
+        return withRuntime(opts.json, (rt) => {
           const task = verb === 'pause' ? rt.engine.pause(taskId) : rt.engine.cancel(taskId);
           if (opts.json) printJson(task);
           else console.log(`${task.id} ${verb} requested (${task.state})`);
           process.exitCode = EXIT.ok;
-        } catch (error) {
-          process.exitCode = reportError(error, Boolean(opts.json));
-        } finally {
-          rt.store.close();
-        }
+        });
       });
   }
 }

@@ -5,10 +5,8 @@ export function exhaustedBudget(budget: Budget, usage: Usage): string | undefine
   if (usage.steps >= budget.maxSteps) return `step budget exhausted: ${usage.steps}/${budget.maxSteps} steps`;
   const tokens = usage.tokensIn + usage.tokensOut;
   if (tokens >= budget.maxTokens) return `token budget exhausted: ${tokens}/${budget.maxTokens} tokens`;
-  if (usage.costUsd >= budget.maxCostUsd)
-    return `cost budget exhausted: $${usage.costUsd.toFixed(4)}/$${budget.maxCostUsd}`;
-  if (usage.wallMs >= budget.maxWallMs)
-    return `wall-time budget exhausted: ${Math.round(usage.wallMs)}/${budget.maxWallMs} ms`;
+  if (usage.costUsd >= budget.maxCostUsd) return `cost budget exhausted: $${usage.costUsd.toFixed(4)}/$${budget.maxCostUsd}`;
+  if (usage.wallMs >= budget.maxWallMs) return `wall-time budget exhausted: ${Math.round(usage.wallMs)}/${budget.maxWallMs} ms`;
   return undefined;
 }
 

@@ -1,11 +1,4 @@
-import type {
-  AcceptanceCheck,
-  CheckResult,
-  EventName,
-  EventPayloads,
-  PlaybookService,
-  Task,
-} from '../../contract/index.js';
+import type { AcceptanceCheck, CheckResult, EventName, EventPayloads, PlaybookService, Task } from '../../contract/index.js';
 import type { Planner } from '../planning/planner.js';
 
 /** Publishes a contract event (the gateway's event bus implements it). */
@@ -22,7 +15,11 @@ export interface RunningServices {
 export interface ServiceHost {
   start(
     services: readonly PlaybookService[],
-    opts: { baseDir: string; workspace: string; /** Ports used before (resume): reused when free, so recorded URLs stay valid. */ ports?: Record<string, number> },
+    opts: {
+      baseDir: string;
+      workspace: string;
+      /** Ports used before (resume): reused when free, so recorded URLs stay valid. */ ports?: Record<string, number>;
+    },
   ): Promise<RunningServices>;
 }
 

@@ -49,7 +49,11 @@ export class StepExecutor {
     let candidates: RouteCandidate[];
     let skipped;
     try {
-      ({ candidates, skipped } = this.deps.router.plan({ ...(decision.tool !== undefined && { tool: decision.tool }), ...(decision.capability !== undefined && { capability: decision.capability }), args: decision.args }));
+      ({ candidates, skipped } = this.deps.router.plan({
+        ...(decision.tool !== undefined && { tool: decision.tool }),
+        ...(decision.capability !== undefined && { capability: decision.capability }),
+        args: decision.args,
+      }));
     } catch (error) {
       return this.failUnroutable(decision, existing, error);
     }
@@ -70,7 +74,12 @@ export class StepExecutor {
   private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
     const task = this.host.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
-    const policy = this.deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification: cls, networkAllow: this.host.networkAllow() });
+    const policy = this.deps.gate.decide({
+      taskId: task.id,
+      tool: primary.tool.name,
+      classification: cls,
+      networkAllow: this.host.networkAllow(),
+    });
     const now = isoAt(this.deps.clock.now());
     const step: Step = {
       id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1),
@@ -98,7 +107,13 @@ export class StepExecutor {
     }
     if (policy.effect === 'ask') {
       const approval = this.deps.approvals.request({
-        taskId: task.id, stepId: step.id, tool: step.tool, subject: cls.subject, args: primary.args, decision: policy, preview: cls.preview,
+        taskId: task.id,
+        stepId: step.id,
+        tool: step.tool,
+        subject: cls.subject,
+        args: primary.args,
+        decision: policy,
+        preview: cls.preview,
       });
       step.approvalId = approval.id;
       this.save(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
@@ -108,7 +123,12 @@ export class StepExecutor {
     return step; // the allow decision is traced with the `started` write (one commit)
   }
 
-  private async awaitApprovalThenRun(step: Step, primary: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
+  private async awaitApprovalThenRun(
+    step: Step,
+    primary: RouteCandidate,
+    all: RouteCandidate[],
+    decision: CallDecision,
+  ): Promise<StepOutcome> {
     const verdict = await this.awaitApproval(step);
     if (verdict !== 'approved') return { kind: 'stop' };
     const onlyApproved = all.filter((c) => c === primary);
@@ -133,7 +153,8 @@ export class StepExecutor {
         return 'stopped';
       }
       if (this.host.honourControl() === 'stopped') return 'stopped';
-      if (this.host.task().state !== 'waiting_approval') this.host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
+      if (this.host.task().state !== 'waiting_approval')
+        this.host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
       if (this.host.detachOnApproval) return 'stopped';
       await this.deps.approvals.changed(id, this.deps.pollMs, this.host.signal);
       if (this.host.signal.aborted && this.host.honourControl() === 'stopped') return 'stopped';
@@ -142,7 +163,11 @@ export class StepExecutor {
 
   private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
     if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
-    this.host.trace('step.started', { index: existing.index, tool: existing.tool, rerun: true, reason: 'interrupted; safe to re-run (read-only or idempotent)' }, existing.id);
+    this.host.trace(
+      'step.started',
+      { index: existing.index, tool: existing.tool, rerun: true, reason: 'interrupted; safe to re-run (read-only or idempotent)' },
+      existing.id,
+    );
     return this.run(existing, [same], decision);
   }
 
@@ -165,7 +190,13 @@ export class StepExecutor {
         this.deferredStart = this.startedData(current, candidate, tracePolicy && i === 0);
       } else this.save(current, trace);
       try {
-        const output = await candidate.tool.execute(candidate.args, { taskId: task.id, stepId: current.id, idempotencyKey: current.idempotencyKey, workspace: task.workspace, signal: this.host.signal });
+        const output = await candidate.tool.execute(candidate.args, {
+          taskId: task.id,
+          stepId: current.id,
+          idempotencyKey: current.idempotencyKey,
+          workspace: task.workspace,
+          signal: this.host.signal,
+        });
         return this.completed(current, output, startedAt, decision);
       } catch (error) {
         if (this.host.signal.aborted) return this.interrupted(current, startedAt);
@@ -197,10 +228,14 @@ export class StepExecutor {
     const pending = this.deferred;
     this.deferred = [];
     this.deferredStart = undefined;
-    return this.host.saveStep(step, () => {
-      for (const write of pending) write();
-      extra?.();
-    }, lazy);
+    return this.host.saveStep(
+      step,
+      () => {
+        for (const write of pending) write();
+        extra?.();
+      },
+      lazy,
+    );
   }
 
   private traceStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
@@ -209,12 +244,27 @@ export class StepExecutor {
 
   private startedData(step: Step, candidate: RouteCandidate, withPolicy: boolean): Record<string, unknown> {
     const policy = withPolicy && step.policy ? { policy: step.policy } : {};
-    return { index: step.index, attempt: step.attempt, tool: candidate.tool.name, args: candidate.args, route: step.route, idempotencyKey: step.idempotencyKey, ...policy };
+    return {
+      index: step.index,
+      attempt: step.attempt,
+      tool: candidate.tool.name,
+      args: candidate.args,
+      route: step.route,
+      idempotencyKey: step.idempotencyKey,
+      ...policy,
+    };
   }
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
     const end = this.deps.clock.now();
-    const done: Step = { ...step, status: 'completed', output, outputDigest: quickDigestOf(output), endedAt: isoAt(end), durationMs: end - startedAt };
+    const done: Step = {
+      ...step,
+      status: 'completed',
+      output,
+      outputDigest: quickDigestOf(output),
+      endedAt: isoAt(end),
+      durationMs: end - startedAt,
+    };
     const failures = checkExpectations(output, decision.expect);
     if (failures.length > 0) return this.failed(done, `expectation failed: ${failures.join('; ')}`, startedAt, decision, step.idempotent);
     // A read-only call's start was never written on its own: one event tells both halves.
@@ -222,9 +272,25 @@ export class StepExecutor {
     if (start) this.deferred = [];
     this.deferredStart = undefined;
     this.host.countStep();
-    this.save(done, () => {
-      this.host.trace('step.completed', { ...start, index: step.index, tool: step.tool, outputDigest: done.outputDigest, durationMs: done.durationMs, tokens: step.tokens, costUsd: step.costUsd }, step.id);
-    }, step.readOnly);
+    this.save(
+      done,
+      () => {
+        this.host.trace(
+          'step.completed',
+          {
+            ...start,
+            index: step.index,
+            tool: step.tool,
+            outputDigest: done.outputDigest,
+            durationMs: done.durationMs,
+            tokens: step.tokens,
+            costUsd: step.costUsd,
+          },
+          step.id,
+        );
+      },
+      step.readOnly,
+    );
     return { kind: 'completed', step: done };
   }
 
@@ -250,7 +316,10 @@ export class StepExecutor {
 
   private withAttempt(step: Step, candidate: RouteCandidate, detail: string): Step {
     const route = step.route ?? { tool: candidate.tool.name, tier: candidate.tool.tier, reason: candidate.reason, attempts: [] };
-    const next = { ...route, attempts: [...route.attempts, { tool: candidate.tool.name, tier: candidate.tool.tier, outcome: 'retryable_error' as const, detail }] };
+    const next = {
+      ...route,
+      attempts: [...route.attempts, { tool: candidate.tool.name, tier: candidate.tool.tier, outcome: 'retryable_error' as const, detail }],
+    };
     return { ...step, route: next };
   }
 
@@ -258,7 +327,10 @@ export class StepExecutor {
   private fallbackAllowed(candidate: RouteCandidate): boolean {
     const task = this.host.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
-    return this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() }).effect === 'allow';
+    return (
+      this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() })
+        .effect === 'allow'
+    );
   }
 
   private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
@@ -266,10 +338,22 @@ export class StepExecutor {
     const message = error instanceof Error ? error.message : String(error);
     const now = isoAt(this.deps.clock.now());
     const step: Step = {
-      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1), taskId: task.id, index: decision.index, attempt: (previous?.attempt ?? 0) + 1,
+      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1),
+      taskId: task.id,
+      index: decision.index,
+      attempt: (previous?.attempt ?? 0) + 1,
       ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
-      tool: decision.tool ?? decision.capability ?? '(none)', args: decision.args, status: 'failed',
-      idempotencyKey: `${task.id}:${decision.index}`, readOnly: true, idempotent: true, error: message, tokens: 0, costUsd: 0, startedAt: now, endedAt: now,
+      tool: decision.tool ?? decision.capability ?? '(none)',
+      args: decision.args,
+      status: 'failed',
+      idempotencyKey: `${task.id}:${decision.index}`,
+      readOnly: true,
+      idempotent: true,
+      error: message,
+      tokens: 0,
+      costUsd: 0,
+      startedAt: now,
+      endedAt: now,
     };
     this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';

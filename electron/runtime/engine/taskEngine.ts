@@ -1,14 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import {
-  BudgetSchema,
-  type Budget,
-  type PlanSource,
-  type Step,
-  type Task,
-  type UncertainResolution,
-} from '../../contract/index.js';
+import { BudgetSchema, type Budget, type PlanSource, type Step, type Task, type UncertainResolution } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import { emptyUsage } from './budgets.js';
@@ -64,7 +57,13 @@ export class TaskEngine {
     mkdirSync(workspace, { recursive: true });
     this.deps.store.transaction(() => {
       this.deps.store.tasks.insert(task);
-      this.deps.trace.append(id, 'task.created', { title: task.title, plan: task.plan.kind, workspace, budget: task.budget, inputs: task.inputs });
+      this.deps.trace.append(id, 'task.created', {
+        title: task.title,
+        plan: task.plan.kind,
+        workspace,
+        budget: task.budget,
+        inputs: task.inputs,
+      });
     });
     this.plans.set(id, plan);
     this.deps.emit('task.updated', task);

@@ -138,7 +138,7 @@ export class TaskRun {
       if (!resolution) return this.holdUncertain(step);
       if (resolution === 'fail') {
         this.saveStep({ ...step, status: 'failed', error: 'failed by the user after an interruption' });
-        return this.fail(`step ${step.index + 1} (${step.tool}) failed by the user after an interruption`) ;
+        return this.fail(`step ${step.index + 1} (${step.tool}) failed by the user after an interruption`);
       }
       if (resolution === 'skip') {
         this.saveStep({ ...step, status: 'skipped', error: 'skipped by the user after an interruption' });
@@ -237,13 +237,17 @@ export class TaskRun {
     if (failed.length > 0) {
       this.fail(`acceptance check failed: ${failed.map((r) => `${r.name} (${r.output})`).join('; ')}`);
     } else {
-      this.transition('succeeded', results.length ? `all ${results.length} acceptance checks passed` : 'all steps completed; no acceptance checks declared');
+      this.transition(
+        'succeeded',
+        results.length ? `all ${results.length} acceptance checks passed` : 'all steps completed; no acceptance checks declared',
+      );
     }
   }
 
   private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
     const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
-    if (looped) this.fail(`loop detected: ${step.tool} repeated ${this.loop.repeats} times with the same arguments and result`, 'loop.detected');
+    if (looped)
+      this.fail(`loop detected: ${step.tool} repeated ${this.loop.repeats} times with the same arguments and result`, 'loop.detected');
     return looped;
   }
 
@@ -366,7 +370,13 @@ export class TaskRun {
   }
 
   private plannerState() {
-    return { task: this.task, steps: this.steps.all(), latest: this.steps.latestAll(), inputs: this.inputs(), env: this.templateEnv() as unknown as Record<string, unknown> };
+    return {
+      task: this.task,
+      steps: this.steps.all(),
+      latest: this.steps.latestAll(),
+      inputs: this.inputs(),
+      env: this.templateEnv() as unknown as Record<string, unknown>,
+    };
   }
 
   private async startServices(): Promise<void> {
@@ -374,7 +384,11 @@ export class TaskRun {
     if (!this.deps.services) throw new AgentDeskError('unavailable', 'this runtime cannot start playbook services');
     const before = this.deps.trace.last(this.taskId, 'service.started')?.data.services as Record<string, string> | undefined;
     const ports = Object.fromEntries(Object.entries(before ?? {}).map(([name, url]) => [name, Number(new URL(url).port)]));
-    this.services = await this.deps.services.start(this.plan.services, { baseDir: this.plan.baseDir, workspace: this.task.workspace, ports });
+    this.services = await this.deps.services.start(this.plan.services, {
+      baseDir: this.plan.baseDir,
+      workspace: this.task.workspace,
+      ports,
+    });
     this.trace('service.started', { services: this.services.urls });
   }
 }

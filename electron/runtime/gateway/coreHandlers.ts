@@ -38,15 +38,23 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
       if (p.start) engine.start(task.id, { secrets: inputs.secrets });
       return engine.get(task.id);
     },
-    'tasks.list': (p) => ({ tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }) }),
+    'tasks.list': (p) => ({
+      tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),
+    }),
     'tasks.get': (p) => ({ task: engine.get(p.taskId), steps: engine.steps(p.taskId) }),
     'tasks.pause': (p) => engine.pause(p.taskId),
     'tasks.resume': (p) => engine.resume(p.taskId, p.resolution),
     'tasks.cancel': (p) => engine.cancel(p.taskId, p.reason),
     'tasks.message': (p) => ({ seq: engine.message(p.taskId, p.text) }),
-    'approvals.list': (p) => ({ approvals: rt.approvals.list({ ...(p.status && { status: p.status }), ...(p.taskId && { taskId: p.taskId }) }) }),
+    'approvals.list': (p) => ({
+      approvals: rt.approvals.list({ ...(p.status && { status: p.status }), ...(p.taskId && { taskId: p.taskId }) }),
+    }),
     'approvals.decide': (p, ctx) =>
-      rt.approvals.decide(p.approvalId, { decision: p.decision, remember: p.remember, ...(p.reason !== undefined && { reason: p.reason }) }, ctx.clientId),
+      rt.approvals.decide(
+        p.approvalId,
+        { decision: p.decision, remember: p.remember, ...(p.reason !== undefined && { reason: p.reason }) },
+        ctx.clientId,
+      ),
     'traces.get': (p) => {
       engine.get(p.taskId);
       return rt.trace.page(p.taskId, p.afterSeq, p.limit);

@@ -1,10 +1,4 @@
-import type {
-  EventName,
-  MethodName,
-  MethodResult,
-  ParsedParams,
-  Scope,
-} from '../../contract/index.js';
+import type { EventName, MethodName, MethodResult, ParsedParams, Scope } from '../../contract/index.js';
 
 /** Which pushed events a subscriber wants: by name and/or by task. Empty means everything. */
 export interface EventFilter {
@@ -26,10 +20,7 @@ export interface CallContext {
 }
 
 /** The handler of one method: receives validated params, returns the method's result. */
-export type Handler<M extends MethodName> = (
-  params: ParsedParams<M>,
-  ctx: CallContext,
-) => Promise<MethodResult<M>> | MethodResult<M>;
+export type Handler<M extends MethodName> = (params: ParsedParams<M>, ctx: CallContext) => Promise<MethodResult<M>> | MethodResult<M>;
 
 /** The behaviour half of the method table; a method without a handler is `method_not_found`. */
 export type Handlers = { [M in MethodName]?: Handler<M> };

@@ -70,8 +70,7 @@ function replayOrConflict<T>(firstDigest: string, digest: string, method: string
   if (firstDigest === digest) return answer;
   throw new AgentDeskError(
     'conflict',
-    `idempotency key '${key}' was already used for ${method} with different params; ` +
-      'use a new key for a different request',
+    `idempotency key '${key}' was already used for ${method} with different params; ` + 'use a new key for a different request',
     { method, idempotencyKey: key },
   );
 }

@@ -15,10 +15,7 @@ export interface ConnectionSubscriptions {
  * Per-connection subscriptions over one bus listener, so an event matched by two filters
  * (say `taskId: A` and `events: [task.step]`) is sent once, and closing removes it all.
  */
-export function createConnectionSubscriptions(
-  bus: EventBus,
-  send: (frame: EventFrame) => void,
-): ConnectionSubscriptions {
+export function createConnectionSubscriptions(bus: EventBus, send: (frame: EventFrame) => void): ConnectionSubscriptions {
   const filters: EventFilter[] = [];
   let detach: (() => void) | undefined;
   let closed = false;
@@ -45,10 +42,7 @@ export function createConnectionSubscriptions(
  */
 export const eventsSubscribeHandler: Handler<'events.subscribe'> = (params, ctx) => {
   if (!ctx.subscribe) {
-    throw new AgentDeskError(
-      'unavailable',
-      'this connection cannot receive pushed events; subscribe over a WebSocket connection',
-    );
+    throw new AgentDeskError('unavailable', 'this connection cannot receive pushed events; subscribe over a WebSocket connection');
   }
   ctx.subscribe(params);
   return { subscribed: [...(params.events ?? EVENT_NAMES)] };

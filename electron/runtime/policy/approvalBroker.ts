@@ -53,7 +53,12 @@ export class ApprovalBroker {
       createdAt: isoAt(this.clock.now()),
     };
     this.store.approvals.insert(approval);
-    this.trace.append(approval.taskId, 'approval.requested', { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview }, approval.stepId);
+    this.trace.append(
+      approval.taskId,
+      'approval.requested',
+      { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview },
+      approval.stepId,
+    );
     const view = publicView(approval);
     this.emit('approval.requested', view);
     return view;
@@ -83,9 +88,22 @@ export class ApprovalBroker {
         throw new AgentDeskError('conflict', `approval ${id} was decided concurrently`);
       }
       if (status === 'approved' && d.remember !== 'once') {
-        this.store.grants.add({ id: `grt_${ulid()}`, tool: approval.tool, subject: approval.subject, taskId: approval.taskId, scope: d.remember, approvalId: id, at });
+        this.store.grants.add({
+          id: `grt_${ulid()}`,
+          tool: approval.tool,
+          subject: approval.subject,
+          taskId: approval.taskId,
+          scope: d.remember,
+          approvalId: id,
+          at,
+        });
       }
-      this.trace.append(approval.taskId, 'approval.resolved', { approvalId: id, status, remember: d.remember, by, reason: d.reason ?? null }, approval.stepId);
+      this.trace.append(
+        approval.taskId,
+        'approval.resolved',
+        { approvalId: id, status, remember: d.remember, by, reason: d.reason ?? null },
+        approval.stepId,
+      );
     });
     const decided = this.get(id)!;
     this.emit('approval.resolved', decided);

@@ -7,9 +7,7 @@ import { wildcardToRegExp } from './wildcard.js';
 
 /** What the pattern inside `Tool(…)` matches: nothing (every call), the subject, or the host. */
 export type RulePattern =
-  | { kind: 'any' }
-  | { kind: 'subject'; glob: string; matches: (subject: string) => boolean }
-  | { kind: 'domain'; host: HostPattern };
+  { kind: 'any' } | { kind: 'subject'; glob: string; matches: (subject: string) => boolean } | { kind: 'domain'; host: HostPattern };
 
 /** A parsed `Tool(pattern)` rule, ready to match calls. */
 export interface CompiledRule {

@@ -55,8 +55,18 @@ export class ApprovalRepo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        a.id, a.taskId, a.stepId, a.tool, a.subject, JSON.stringify(a.args ?? null), JSON.stringify(a.risks),
-        a.reason, JSON.stringify(a.preview), a.rememberable ? 1 : 0, a.status, a.createdAt,
+        a.id,
+        a.taskId,
+        a.stepId,
+        a.tool,
+        a.subject,
+        JSON.stringify(a.args ?? null),
+        JSON.stringify(a.risks),
+        a.reason,
+        JSON.stringify(a.preview),
+        a.rememberable ? 1 : 0,
+        a.status,
+        a.createdAt,
       );
   }
 

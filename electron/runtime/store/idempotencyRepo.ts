@@ -5,17 +5,14 @@ export class IdempotencyRepo {
   constructor(private readonly db: Database.Database) {}
 
   get(method: string, key: string): { paramsDigest: string; response: unknown } | undefined {
-    const row = this.db
-      .prepare('SELECT params_digest, response FROM rpc_idempotency WHERE method = ? AND key = ?')
-      .get(method, key) as { params_digest: string; response: string } | undefined;
+    const row = this.db.prepare('SELECT params_digest, response FROM rpc_idempotency WHERE method = ? AND key = ?').get(method, key) as
+      { params_digest: string; response: string } | undefined;
     return row && { paramsDigest: row.params_digest, response: JSON.parse(row.response) };
   }
 
   put(method: string, key: string, paramsDigest: string, response: unknown): void {
     this.db
-      .prepare(
-        'INSERT OR IGNORE INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
+      .prepare('INSERT OR IGNORE INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(method, key, paramsDigest, JSON.stringify(response), new Date().toISOString());
   }
 }

@@ -4,17 +4,12 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 /** Applies pending migrations, each in its own transaction; refuses a database from a newer build. */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-  );
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
   const current = row.v ?? 0;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {
-    throw new AgentDeskError(
-      'conflict',
-      `database schema v${current} is newer than this build (v${latest}); upgrade agent-desk`,
-    );
+    throw new AgentDeskError('conflict', `database schema v${current} is newer than this build (v${latest}); upgrade agent-desk`);
   }
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of migrations.filter((m) => m.version > current)) {

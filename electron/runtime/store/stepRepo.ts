@@ -83,9 +83,28 @@ function toRow(s: Step): Record<string, unknown> {
 }
 
 const COLUMNS = [
-  'id', 'task_id', 'idx', 'attempt', 'plan_step_id', 'tool', 'args', 'status', 'idempotency_key',
-  'read_only', 'idempotent', 'route', 'policy', 'approval_id', 'output', 'output_digest', 'error',
-  'tokens', 'cost_usd', 'started_at', 'ended_at', 'duration_ms',
+  'id',
+  'task_id',
+  'idx',
+  'attempt',
+  'plan_step_id',
+  'tool',
+  'args',
+  'status',
+  'idempotency_key',
+  'read_only',
+  'idempotent',
+  'route',
+  'policy',
+  'approval_id',
+  'output',
+  'output_digest',
+  'error',
+  'tokens',
+  'cost_usd',
+  'started_at',
+  'ended_at',
+  'duration_ms',
 ];
 
 /** Steps table: every tool call, written before it runs and again after. */

@@ -38,7 +38,6 @@ export class Store {
     return this.runInTransaction(fn) as T;
   }
 
-
   close(): void {
     this.db.close();
   }

@@ -50,9 +50,7 @@ export class TaskRepo {
 
   constructor(private readonly db: Database.Database) {
     this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
-    this.setStateStmt = db.prepare(
-      'UPDATE tasks SET state = ?, state_reason = ?, updated_at = ?, ended_at = ? WHERE id = ?',
-    );
+    this.setStateStmt = db.prepare('UPDATE tasks SET state = ?, state_reason = ?, updated_at = ?, ended_at = ? WHERE id = ?');
     this.setUsageStmt = db.prepare('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?');
   }
 
@@ -90,9 +88,7 @@ export class TaskRepo {
   /** Tasks in any of the given states, oldest first. */
   inStates(states: readonly TaskState[]): Task[] {
     const marks = states.map(() => '?').join(',');
-    return (
-      this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]
-    ).map(toTask);
+    return (this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]).map(toTask);
   }
 
   setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string): void {
@@ -113,8 +109,7 @@ export class TaskRepo {
 
   control(id: string): { control: TaskControl | null; reason: string | null } {
     const row = this.db.prepare('SELECT control, control_reason FROM tasks WHERE id = ?').get(id) as
-      | { control: TaskControl | null; control_reason: string | null }
-      | undefined;
+      { control: TaskControl | null; control_reason: string | null } | undefined;
     return { control: row?.control ?? null, reason: row?.control_reason ?? null };
   }
 
@@ -123,15 +118,15 @@ export class TaskRepo {
    * so two runners never drive one task.
    */
   claim(id: string, pid: number, isAlive: (pid: number) => boolean): boolean {
-    return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as
-        | { owner_pid: number | null }
-        | undefined;
-      if (!row) return false;
-      if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
-      this.db.prepare('UPDATE tasks SET owner_pid = ? WHERE id = ?').run(pid, id);
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as { owner_pid: number | null } | undefined;
+        if (!row) return false;
+        if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
+        this.db.prepare('UPDATE tasks SET owner_pid = ? WHERE id = ?').run(pid, id);
+        return true;
+      })
+      .immediate();
   }
 
   release(id: string, pid: number): void {
@@ -143,4 +138,3 @@ export class TaskRepo {
     return row?.owner_pid ?? null;
   }
 }
-

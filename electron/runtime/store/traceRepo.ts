@@ -24,9 +24,7 @@ export class TraceRepo {
        RETURNING seq`,
     );
     this.lastStmt = db.prepare('SELECT * FROM trace_events WHERE task_id = ? AND type = ? ORDER BY seq DESC LIMIT 1');
-    this.pageStmt = db.prepare(
-      'SELECT * FROM trace_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-    );
+    this.pageStmt = db.prepare('SELECT * FROM trace_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   }
 
   /** Appends an already-redacted event; returns its seq. */

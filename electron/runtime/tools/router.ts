@@ -24,9 +24,7 @@ export interface RoutePlan {
 }
 
 /** How one tool fared against the request before anything ran. */
-type Evaluation =
-  | { tool: AnyTool; ok: true; args: unknown }
-  | { tool: AnyTool; ok: false; attempt: RouteAttempt; issues: Issue[] };
+type Evaluation = { tool: AnyTool; ok: true; args: unknown } | { tool: AnyTool; ok: false; attempt: RouteAttempt; issues: Issue[] };
 
 /**
  * Chooses which tools can serve a step, best first: a named tool, then tools sharing its
@@ -85,13 +83,17 @@ export class ToolRouter {
     }
     // settle() asks for reasons in candidate order, so the first call names the top choice.
     let firstChosen: AnyTool | undefined;
-    return settle(providers.map((tool) => evaluate(tool, args)), `capability "${capability}"`, (tool) => {
-      if (firstChosen === undefined) {
-        firstChosen = tool;
-        return `highest available tier for ${capability}`;
-      }
-      return `fallback if ${firstChosen.name} fails: ${tool.name} provides ${capability} (${tool.tier} tier)`;
-    });
+    return settle(
+      providers.map((tool) => evaluate(tool, args)),
+      `capability "${capability}"`,
+      (tool) => {
+        if (firstChosen === undefined) {
+          firstChosen = tool;
+          return `highest available tier for ${capability}`;
+        }
+        return `fallback if ${firstChosen.name} fails: ${tool.name} provides ${capability} (${tool.tier} tier)`;
+      },
+    );
   }
 
   /** Tools providing any of the capabilities, by tier then name. */
@@ -111,7 +113,12 @@ export function describeRoute(candidate: RouteCandidate, skipped: readonly Route
 function evaluate(tool: AnyTool, args: Record<string, unknown>): Evaluation {
   const availability = availabilityOf(tool);
   if (!availability.available) {
-    const attempt: RouteAttempt = { tool: tool.name, tier: tool.tier, outcome: 'unavailable', detail: availability.reason ?? 'unavailable' };
+    const attempt: RouteAttempt = {
+      tool: tool.name,
+      tier: tool.tier,
+      outcome: 'unavailable',
+      detail: availability.reason ?? 'unavailable',
+    };
     return { tool, ok: false, attempt, issues: [] };
   }
   let issues: Issue[];
@@ -138,13 +145,14 @@ function settle(evaluations: Evaluation[], what: string, reasonFor: (tool: AnyTo
 
   const primary = evaluations[0];
   if (primary !== undefined && !primary.ok && primary.attempt.outcome === 'invalid_args') {
-    throw new AgentDeskError(
-      'invalid_params',
-      `invalid arguments for ${primary.tool.name}:\n${describeIssues(primary.issues)}`,
-      { issues: primary.issues, attempts: skipped },
-    );
+    throw new AgentDeskError('invalid_params', `invalid arguments for ${primary.tool.name}:\n${describeIssues(primary.issues)}`, {
+      issues: primary.issues,
+      attempts: skipped,
+    });
   }
-  const why = skipped.map((a) => `${a.tool} ${a.outcome === 'unavailable' ? 'is unavailable' : 'rejected the arguments'} (${a.detail.replace(/\n/g, '; ')})`);
+  const why = skipped.map(
+    (a) => `${a.tool} ${a.outcome === 'unavailable' ? 'is unavailable' : 'rejected the arguments'} (${a.detail.replace(/\n/g, '; ')})`,
+  );
   throw new AgentDeskError('unavailable', `no available tool for ${what}: ${why.join('; ')}`, { attempts: skipped });
 }
 

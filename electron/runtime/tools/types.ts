@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-import type {
-  ApprovalPreview,
-  Availability,
-  RiskClass,
-  Tier,
-  ToolDescriptor,
-} from '../../contract/index.js';
+import type { ApprovalPreview, Availability, RiskClass, Tier, ToolDescriptor } from '../../contract/index.js';
 
 /** What a tool sees while it runs one call. */
 export interface ToolContext {

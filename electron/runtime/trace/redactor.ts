@@ -7,9 +7,7 @@ export class Redactor {
   add(name: string, value: string): void {
     if (value.length < 4) throw new Error(`secret "${name}" is too short to redact safely (min 4 characters)`);
     this.secrets.set(value, name);
-    const escaped = [...this.secrets.keys()]
-      .sort((a, b) => b.length - a.length)
-      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const escaped = [...this.secrets.keys()].sort((a, b) => b.length - a.length).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.pattern = new RegExp(escaped.join('|'), 'g');
   }
 

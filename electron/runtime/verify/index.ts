@@ -37,9 +37,7 @@ export async function runChecks(
     results.push(
       verifier === undefined
         ? await measureCheck(check, async () => ({ passed: false, output: `no verifier for check type ${check.type}` }))
-        : await verifier.run(check, ctx).catch((error: unknown) =>
-            measureCheck(check, () => Promise.reject(error)),
-          ),
+        : await verifier.run(check, ctx).catch((error: unknown) => measureCheck(check, () => Promise.reject(error))),
     );
   }
   return results;

@@ -13,8 +13,7 @@ export function queryJson(json: unknown, path: string): JsonQueryResult {
   if (path.trim() === '$') return { found: true, value: json };
   if (typeof json !== 'object' || json === null) return { found: false };
   const matches = JSONPath({ path, json, wrap: true, resultType: 'all', eval: 'safe' }) as
-    | { value: unknown; hasArrExpr?: boolean }[]
-    | undefined;
+    { value: unknown; hasArrExpr?: boolean }[] | undefined;
   if (matches === undefined || matches.length === 0) return { found: false };
   const [only] = matches;
   if (matches.length === 1 && only !== undefined && only.hasArrExpr !== true) {
@@ -27,7 +26,7 @@ export function queryJson(json: unknown, path: string): JsonQueryResult {
 export function previewJson(value: unknown, max = 200): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }

@@ -22,9 +22,7 @@ async function violationsIn(baseDir: string, folders: string[]): Promise<string[
 
 describe('layer arrows', () => {
   it('the source tree breaks no arrow', async () => {
-    const folders = ['electron', 'renderer'].filter((f) =>
-      require('node:fs').existsSync(path.join(root, f)),
-    );
+    const folders = ['electron', 'renderer'].filter((f) => require('node:fs').existsSync(path.join(root, f)));
     expect(await violationsIn(root, folders)).toEqual([]);
   });
 

@@ -22,11 +22,7 @@ function coerce(raw: unknown, type: 'string' | 'number' | 'boolean'): string | n
  * Checks given input values against the playbook's declarations (types, required, unknown names)
  * and applies defaults. Secret inputs may come from `AGENT_DESK_INPUT_<NAME>` in `env`.
  */
-export function bindInputs(
-  playbook: Playbook,
-  given: Record<string, unknown>,
-  env: Record<string, string | undefined> = {},
-): BoundInputs {
+export function bindInputs(playbook: Playbook, given: Record<string, unknown>, env: Record<string, string | undefined> = {}): BoundInputs {
   const issues: Issue[] = [];
   const bound: BoundInputs = { values: {}, secrets: {} };
   for (const name of Object.keys(given)) {
@@ -54,4 +50,6 @@ export function bindInputs(
 
 /** Names of the playbook's secret inputs. */
 export const secretInputNames = (playbook: Playbook): string[] =>
-  Object.entries(playbook.inputs).filter(([, d]) => d.secret).map(([name]) => name);
+  Object.entries(playbook.inputs)
+    .filter(([, d]) => d.secret)
+    .map(([name]) => name);

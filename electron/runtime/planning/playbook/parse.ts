@@ -76,12 +76,7 @@ function toPlainData(doc: ReturnType<typeof parseDocument>): { value: unknown } 
   }
 }
 
-function invalidPlaybook(
-  what: string,
-  issues: Issue[],
-  source: string | undefined,
-  extra: Record<string, unknown> = {},
-): AgentDeskError {
+function invalidPlaybook(what: string, issues: Issue[], source: string | undefined, extra: Record<string, unknown> = {}): AgentDeskError {
   const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
   const header = `${what}${source === undefined ? '' : ` ${source}`} (${count}):`;
   return new AgentDeskError('invalid_playbook', `${header}\n${describeIssues(issues)}`, { ...extra, issues });

@@ -1,10 +1,4 @@
-import {
-  AcceptanceCheckSchema,
-  type AcceptanceCheck,
-  type Playbook,
-  type Step,
-  type StepExpectation,
-} from '../../../contract/index.js';
+import { AcceptanceCheckSchema, type AcceptanceCheck, type Playbook, type Step, type StepExpectation } from '../../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../../errors.js';
 import type { Planner, PlannerDecision, PlannerState } from '../planner.js';
 import { readableIssues } from './issues.js';

@@ -39,19 +39,13 @@ export function findReferences(value: unknown, at: ReferenceSegment[] = []): Fou
  * becomes the referenced value with its type; otherwise references are interpolated (objects
  * as JSON). Throws AgentDeskError('invalid_params') for a reference that does not resolve.
  */
-export function resolveTemplates(
-  value: Record<string, unknown>,
-  scope: TemplateScope,
-  at?: ReferenceSegment[],
-): Record<string, unknown>;
+export function resolveTemplates(value: Record<string, unknown>, scope: TemplateScope, at?: ReferenceSegment[]): Record<string, unknown>;
 export function resolveTemplates(value: unknown, scope: TemplateScope, at?: ReferenceSegment[]): unknown;
 export function resolveTemplates(value: unknown, scope: TemplateScope, at: ReferenceSegment[] = []): unknown {
   if (typeof value === 'string') return resolveString(value, scope, at);
   if (Array.isArray(value)) return value.map((item, i) => resolveTemplates(item, scope, [...at, i]));
   if (isPlainObject(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, resolveTemplates(item, scope, [...at, key])]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveTemplates(item, scope, [...at, key])]));
   }
   return value;
 }
@@ -60,9 +54,7 @@ function resolveString(text: string, scope: TemplateScope, at: ReferenceSegment[
   const parts = parseTemplate(text);
   const only = parts[0];
   if (parts.length === 1 && only?.kind === 'ref') return structuredClone(lookup(only.ref, scope, at));
-  return parts
-    .map((p) => (p.kind === 'text' ? p.text : asText(lookup(p.ref, scope, at))))
-    .join('');
+  return parts.map((p) => (p.kind === 'text' ? p.text : asText(lookup(p.ref, scope, at)))).join('');
 }
 
 function asText(value: unknown): string {

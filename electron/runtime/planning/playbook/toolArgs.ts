@@ -25,9 +25,7 @@ function stepIssues(step: Record<string, unknown>, index: number, toolInput: Too
   if (!isRecord(args)) return []; // the playbook schema already reports it
   const result = safeParse(schema, args);
   if (result === undefined || result.success) return [];
-  return readableIssues(result.error.issues, args, ['steps', index, 'args'], (path) =>
-    underTemplate(args, path),
-  );
+  return readableIssues(result.error.issues, args, ['steps', index, 'args'], (path) => underTemplate(args, path));
 }
 
 /** True when the value at `path`, or at any of its ancestors inside args, is templated. */

@@ -10,11 +10,7 @@ const NO_LINK_CODES = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
  * one: a temp file in the same directory, fsync, then rename (or link, when `exclusive`).
  * Returns false when `exclusive` and the target already exists (nothing is written then).
  */
-export async function writeFileAtomically(
-  target: string,
-  data: Uint8Array,
-  options: { exclusive: boolean },
-): Promise<boolean> {
+export async function writeFileAtomically(target: string, data: Uint8Array, options: { exclusive: boolean }): Promise<boolean> {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const keepMode = options.exclusive ? undefined : await modeOf(target);
   try {

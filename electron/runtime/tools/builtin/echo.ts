@@ -2,9 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '../types.js';
 
 /** Arguments of `echo`. */
-export const EchoInputSchema = z
-  .object({ value: z.unknown().optional().describe('Any JSON value; returned unchanged.') })
-  .strict();
+export const EchoInputSchema = z.object({ value: z.unknown().optional().describe('Any JSON value; returned unchanged.') }).strict();
 /** Validated `echo` arguments. */
 export type EchoArgs = z.infer<typeof EchoInputSchema>;
 

@@ -35,9 +35,7 @@ export const fsDeleteTool: Tool<FsDeleteArgs> = {
   idempotent: true,
   input: FsDeleteInputSchema,
   classify: (args, ctx) =>
-    classifyPathCall(ctx.workspace, args.path, { risks: ['delete'], readOnly: false, idempotent: true }, (t) =>
-      deletePreview(t),
-    ),
+    classifyPathCall(ctx.workspace, args.path, { risks: ['delete'], readOnly: false, idempotent: true }, (t) => deletePreview(t)),
   availability: () => ({ available: true }),
   async execute(args, ctx): Promise<FsDeleteOutput> {
     ensureNotAborted(ctx.signal, `deleting ${args.path}`);
@@ -51,11 +49,7 @@ export const fsDeleteTool: Tool<FsDeleteArgs> = {
       if (stat === undefined) return { path: target.relative, deleted: false };
       if (stat.isDirectory()) {
         if (!args.recursive) {
-          throw new ToolError(
-            `${target.relative} is a directory; pass recursive: true to delete it with its contents`,
-            false,
-            'eisdir',
-          );
+          throw new ToolError(`${target.relative} is a directory; pass recursive: true to delete it with its contents`, false, 'eisdir');
         }
         await fs.rm(target.absolute, { recursive: true });
       } else {

@@ -12,10 +12,7 @@ import { resolveWorkspacePath } from './workspacePath.js';
 export const FsReadInputSchema = z
   .object({
     path: z.string().min(1).describe('File path relative to the task workspace.'),
-    encoding: z
-      .enum(['utf8', 'base64'])
-      .default('utf8')
-      .describe('Return the content as utf8 text, or as base64 for binary files.'),
+    encoding: z.enum(['utf8', 'base64']).default('utf8').describe('Return the content as utf8 text, or as base64 for binary files.'),
     maxBytes: z
       .number()
       .int()

@@ -15,11 +15,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export const FsWriteInputSchema = z
   .object({
     path: z.string().min(1).describe('File path relative to the task workspace; missing parent directories are created.'),
-    content: z.string().max(64 * 1024 * 1024).describe('The whole new content of the file.'),
-    encoding: z
-      .enum(['utf8', 'base64'])
-      .default('utf8')
-      .describe('How content is encoded: utf8 text, or base64 for binary data.'),
+    content: z
+      .string()
+      .max(64 * 1024 * 1024)
+      .describe('The whole new content of the file.'),
+    encoding: z.enum(['utf8', 'base64']).default('utf8').describe('How content is encoded: utf8 text, or base64 for binary data.'),
     mode: z
       .enum(['overwrite', 'create'])
       .default('overwrite')

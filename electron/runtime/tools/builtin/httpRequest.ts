@@ -14,10 +14,7 @@ const BODY_PREVIEW_LIMIT = 4 * 1024;
 /** Arguments of `http.request`. */
 export const HttpRequestInputSchema = z
   .object({
-    method: z
-      .enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
-      .default('GET')
-      .describe('HTTP method.'),
+    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET').describe('HTTP method.'),
     url: z.string().min(1).max(8192).describe('Absolute http:// or https:// URL.'),
     headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
     body: z

@@ -11,9 +11,7 @@ export interface WorkspacePath {
 }
 
 /** The outcome of checking a path without throwing (classify() must not throw). */
-export type WorkspacePathCheck =
-  | ({ ok: true } & WorkspacePath)
-  | { ok: false; absolute: string; reason: string };
+export type WorkspacePathCheck = ({ ok: true } & WorkspacePath) | { ok: false; absolute: string; reason: string };
 
 /**
  * Checks that `userPath` stays inside `workspace`: lexically (no `..` or absolute escape) and

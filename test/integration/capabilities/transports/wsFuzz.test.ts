@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ErrorCodeSchema,
-  Methods,
-  RpcRequestSchema,
-  RpcResponseSchema,
-  type MethodName,
-} from '../../../../electron/contract/index.js';
+import { ErrorCodeSchema, Methods, RpcRequestSchema, RpcResponseSchema, type MethodName } from '../../../../electron/contract/index.js';
 import { openRaw, startHarness, TOKEN, type Harness, type RawSocket } from './gatewayHarness.js';
 
 const METHOD_NAMES = Object.keys(Methods) as MethodName[];
@@ -23,10 +17,15 @@ const payloadArb: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   // frames with fields of the wrong type, or missing
   fc
-    .record({ id: anyId, method: anyMethod, params: fc.anything(), idempotencyKey: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] })
+    .record(
+      { id: anyId, method: anyMethod, params: fc.anything(), idempotencyKey: fc.oneof(fc.string(), fc.integer()) },
+      { requiredKeys: [] },
+    )
     .map((frame) => JSON.stringify(frame)),
   // well-formed frames calling unknown methods
-  fc.record({ id: fc.oneof(fc.string({ maxLength: 30 }), fc.integer()), method: fc.string({ minLength: 1 }) }).map((f) => JSON.stringify(f)),
+  fc
+    .record({ id: fc.oneof(fc.string({ maxLength: 30 }), fc.integer()), method: fc.string({ minLength: 1 }) })
+    .map((f) => JSON.stringify(f)),
   // valid methods with random params
   fc
     .record(

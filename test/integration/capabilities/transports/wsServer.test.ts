@@ -108,9 +108,10 @@ describe('ws gateway: HTTP', () => {
 
   it('refuses to listen on a non-loopback address unless allowRemote is set', async () => {
     const h = await start();
-    await expect(
-      startWsGateway({ host: '0.0.0.0', token: TOKEN, dispatcher: h.dispatcher, bus: h.bus }),
-    ).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('allowRemote') });
+    await expect(startWsGateway({ host: '0.0.0.0', token: TOKEN, dispatcher: h.dispatcher, bus: h.bus })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('allowRemote'),
+    });
   });
 
   it('refuses an empty token', async () => {

@@ -42,7 +42,13 @@ describe('budgets and loop detection', () => {
 
   it('the wall-time budget stops the task, measured on the runtime clock', async () => {
     const clock = new ManualClock();
-    const slow = testTool({ name: 'slow', risk: 'read', readOnly: true, idempotent: true, run: async (args) => (clock.advance(40_000), args.value) });
+    const slow = testTool({
+      name: 'slow',
+      risk: 'read',
+      readOnly: true,
+      idempotent: true,
+      run: async (args) => (clock.advance(40_000), args.value),
+    });
     const planner = new ScriptedPlanner((turn) => ({ tool: 'slow', args: { value: turn } }));
     h = openTestRuntime({ clock, tools: [slow], plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run(goalTask({ maxWallMs: 100_000 }).id);
@@ -72,10 +78,21 @@ describe('budgets and loop detection', () => {
 describe('routing', () => {
   it('a retryable failure falls back to a lower tier and the route records why', async () => {
     const apiTool = testTool({
-      name: 'notes.api', tier: 'api', capabilities: ['notes.append'], idempotent: true,
-      run: async () => { throw new ToolError('connection refused', true); },
+      name: 'notes.api',
+      tier: 'api',
+      capabilities: ['notes.append'],
+      idempotent: true,
+      run: async () => {
+        throw new ToolError('connection refused', true);
+      },
     });
-    const mcpTool = testTool({ name: 'mcp__notes__append', tier: 'mcp', capabilities: ['notes.append'], idempotent: true, run: async (a) => ({ saved: a.value }) });
+    const mcpTool = testTool({
+      name: 'mcp__notes__append',
+      tier: 'mcp',
+      capabilities: ['notes.append'],
+      idempotent: true,
+      run: async (a) => ({ saved: a.value }),
+    });
     const planner = new ScriptedPlanner((turn) => (turn === 0 ? { tool: 'notes.api', args: { key: 'n', value: 'hi' } } : 'done'));
     h = openTestRuntime({ tools: [apiTool, mcpTool], plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run(goalTask().id);
@@ -86,12 +103,29 @@ describe('routing', () => {
   });
 
   it('an unavailable top tier is skipped by capability routing, with the reason recorded', async () => {
-    const apiTool = testTool({ name: 'notes.api', tier: 'api', capabilities: ['notes.append'], available: false, run: async () => 'never' });
-    const mcpTool = testTool({ name: 'mcp__notes__append', tier: 'mcp', capabilities: ['notes.append'], idempotent: true, run: async () => 'ok' });
+    const apiTool = testTool({
+      name: 'notes.api',
+      tier: 'api',
+      capabilities: ['notes.append'],
+      available: false,
+      run: async () => 'never',
+    });
+    const mcpTool = testTool({
+      name: 'mcp__notes__append',
+      tier: 'mcp',
+      capabilities: ['notes.append'],
+      idempotent: true,
+      run: async () => 'ok',
+    });
     h = openTestRuntime({ tools: [apiTool, mcpTool] });
     const task = h.rt.engine.create({
-      title: 'cap', inputs: {},
-      plan: { kind: 'playbook', baseDir: h.home, source: 'name: cap\nsteps:\n  - capability: notes.append\n    args: { key: a, value: b }\n' },
+      title: 'cap',
+      inputs: {},
+      plan: {
+        kind: 'playbook',
+        baseDir: h.home,
+        source: 'name: cap\nsteps:\n  - capability: notes.append\n    args: { key: a, value: b }\n',
+      },
     });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');

@@ -12,8 +12,18 @@ afterEach(async () => h?.cleanup());
 /** Leaves the database exactly as a process killed during step `index` would: a `started` row. */
 function crashDuring(taskId: string, index: number, tool: string, flags: { readOnly: boolean; idempotent: boolean }, args: unknown): Step {
   const step: Step = {
-    id: `stp_crash_${index}`, taskId, index, attempt: 1, tool, args, status: 'started', idempotencyKey: `${taskId}:${index}`,
-    ...flags, tokens: 0, costUsd: 0, startedAt: new Date().toISOString(),
+    id: `stp_crash_${index}`,
+    taskId,
+    index,
+    attempt: 1,
+    tool,
+    args,
+    status: 'started',
+    idempotencyKey: `${taskId}:${index}`,
+    ...flags,
+    tokens: 0,
+    costUsd: 0,
+    startedAt: new Date().toISOString(),
     policy: { effect: 'allow', risks: ['write'], source: 'default', reason: 'test', rememberable: true },
   };
   h.rt.store.steps.save(step);
@@ -22,7 +32,11 @@ function crashDuring(taskId: string, index: number, tool: string, flags: { readO
 }
 
 function sendingRuntime(effects: string[]) {
-  const send = testTool({ name: 'chat.send', risk: 'send', run: async (a, ctx) => (effects.push(`${ctx.idempotencyKey}:${String(a.value)}`), 'sent') });
+  const send = testTool({
+    name: 'chat.send',
+    risk: 'send',
+    run: async (a, ctx) => (effects.push(`${ctx.idempotencyKey}:${String(a.value)}`), 'sent'),
+  });
   const planner = new ScriptedPlanner((turn) => (turn < 2 ? { tool: 'chat.send', args: { key: 'team', value: `m${turn}` } } : 'done'));
   h = openTestRuntime({ tools: [send], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['chat.send'] } } } });
   return h.rt.engine.create({ title: 's', plan: { kind: 'goal', goal: 'send two' }, inputs: {} });
@@ -31,14 +45,17 @@ function sendingRuntime(effects: string[]) {
 describe('recovery after a crash', () => {
   it('a started idempotent step is re-run in place with the same idempotency key', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, `
+    const task = createPlaybookTask(
+      h.rt,
+      `
 name: two-writes
 steps:
   - { id: a, tool: fs.write, args: { path: a.txt, content: "A" } }
   - { id: b, tool: fs.write, args: { path: b.txt, content: "B" } }
 acceptance:
   - { type: file_contains, path: b.txt, text: B }
-`);
+`,
+    );
     crashDuring(task.id, 0, 'fs.write', { readOnly: false, idempotent: true }, { path: 'a.txt', content: 'A' });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
@@ -98,7 +115,10 @@ acceptance:
 
   it('a task whose runner died is resumed by recover() at start-up', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, 'name: r\nsteps:\n  - { tool: echo, args: { value: 1 } }\n  - { tool: echo, args: { value: 2 } }\n');
+    const task = createPlaybookTask(
+      h.rt,
+      'name: r\nsteps:\n  - { tool: echo, args: { value: 1 } }\n  - { tool: echo, args: { value: 2 } }\n',
+    );
     crashDuring(task.id, 0, 'echo', { readOnly: true, idempotent: true }, { value: 1 });
     const rt = await h.reopen();
     expect(rt.engine.recover()).toEqual([task.id]);

@@ -28,7 +28,10 @@ describe('task life', () => {
     const task = createPlaybookTask(h.rt, writeAndCheck(HELLO_SHA));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
-    expect(done.checks.map((c) => [c.type, c.passed])).toEqual([['file_sha256', true], ['file_exists', true]]);
+    expect(done.checks.map((c) => [c.type, c.passed])).toEqual([
+      ['file_sha256', true],
+      ['file_exists', true],
+    ]);
     expect(readFileSync(path.join(done.workspace, 'out/report.txt'), 'utf8')).toBe('hello\n');
 
     const { events } = h.rt.trace.page(task.id, 0, 1000);
@@ -41,7 +44,12 @@ describe('task life', () => {
     const started = events.find((e) => e.type === 'step.started')!;
     expect(started.data).toMatchObject({ tool: 'fs.write', route: { reason: 'named in plan', tier: 'api' }, policy: { effect: 'allow' } });
     const read = events.filter((e) => e.type === 'step.completed')[1]!;
-    expect(read.data).toMatchObject({ tool: 'fs.read', args: { path: 'out/report.txt' }, policy: { effect: 'allow' }, outputDigest: expect.any(String) });
+    expect(read.data).toMatchObject({
+      tool: 'fs.read',
+      args: { path: 'out/report.txt' },
+      policy: { effect: 'allow' },
+      outputDigest: expect.any(String),
+    });
     expect(events.filter((e) => e.type === 'check.result')).toHaveLength(2);
   });
 
@@ -56,47 +64,63 @@ describe('task life', () => {
 
   it('a step whose expectation fails is retried, then fails the task with the expectation', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, `
+    const task = createPlaybookTask(
+      h.rt,
+      `
 name: expect-fails
 steps:
   - tool: echo
     args: { value: 1 }
     retries: 2
     expect: [{ path: $.value, equals: 2 }]
-`);
+`,
+    );
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toMatch(/step 1 \(echo\) failed: expectation failed: \$\.value: expected 2, got 1/);
     const steps = h.rt.engine.steps(task.id);
-    expect(steps.map((s) => [s.attempt, s.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']]);
+    expect(steps.map((s) => [s.attempt, s.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'failed'],
+    ]);
     expect(new Set(steps.map((s) => s.idempotencyKey)).size).toBe(1);
-    const states = h.rt.trace.page(task.id, 0, 100).events.filter((e) => e.type === 'task.transition').map((e) => e.data.to);
+    const states = h.rt.trace
+      .page(task.id, 0, 100)
+      .events.filter((e) => e.type === 'task.transition')
+      .map((e) => e.data.to);
     expect(states.filter((s) => s === 'retrying')).toHaveLength(2);
   });
 
   it('an invalid playbook is refused at creation with one located error per problem', () => {
     h = openTestRuntime();
     expect(() =>
-      createPlaybookTask(h.rt, `
+      createPlaybookTask(
+        h.rt,
+        `
 name: broken
 steps:
   - tool: fs.write
     args: { content: x }
   - tool: fs.wrte
     args: {}
-`),
+`,
+      ),
     ).toThrowError(/steps\[0\]\.args\.path: required[\s\S]*steps\[1\]\.tool: unknown tool "fs\.wrte"/);
     expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
   });
 
   it('a policy deny rule fails the step with the rule recorded', async () => {
     h = openTestRuntime({ config: { policy: { rules: { deny: ['fs.write(secrets/**)'] } } } });
-    const task = createPlaybookTask(h.rt, `
+    const task = createPlaybookTask(
+      h.rt,
+      `
 name: denied
 steps:
   - tool: fs.write
     args: { path: secrets/key.txt, content: x }
-`);
+`,
+    );
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('denied by policy');

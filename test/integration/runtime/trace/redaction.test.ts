@@ -33,7 +33,12 @@ steps:
   - tool: fs.write
     args: { path: note.txt, content: "key was \${inputs.apiKey}" }
 `;
-      const task = h.rt.engine.create({ title: 'k', plan: { kind: 'playbook', source, baseDir: h.home }, inputs: {}, secretNames: ['apiKey'] });
+      const task = h.rt.engine.create({
+        title: 'k',
+        plan: { kind: 'playbook', source, baseDir: h.home },
+        inputs: {},
+        secretNames: ['apiKey'],
+      });
       const done = await h.rt.engine.run(task.id, { secrets: { apiKey: SECRET } });
       expect(done.state).toBe('succeeded');
       expect(seen).toEqual([`Bearer ${SECRET}`]);
@@ -57,8 +62,14 @@ steps:
 
   it('a resumed task without its secret stops with a clear message instead of sending a placeholder', async () => {
     h = openTestRuntime();
-    const source = 'name: s\ninputs:\n  token: { type: string, secret: true }\nsteps:\n  - { tool: echo, args: { value: "${inputs.token}" } }\n';
-    const task = h.rt.engine.create({ title: 's', plan: { kind: 'playbook', source, baseDir: h.home }, inputs: {}, secretNames: ['token'] });
+    const source =
+      'name: s\ninputs:\n  token: { type: string, secret: true }\nsteps:\n  - { tool: echo, args: { value: "${inputs.token}" } }\n';
+    const task = h.rt.engine.create({
+      title: 's',
+      plan: { kind: 'playbook', source, baseDir: h.home },
+      inputs: {},
+      secretNames: ['token'],
+    });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('waiting_user');
     expect(done.stateReason).toBe('secret input "token" is not stored: resume with --input token=… or AGENT_DESK_INPUT_TOKEN');

@@ -254,8 +254,14 @@ describe('dispatcher: idempotency', () => {
 
   it('key order in params does not make a repeat look different', async () => {
     const { dispatcher, calls } = setup();
-    await dispatcher.dispatch({ id: 1, method: 'tasks.create', idempotencyKey: 'k', params: { title: 'A', playbook: { source: 's' } } }, EVERYTHING);
-    const again = await dispatcher.dispatch({ id: 2, method: 'tasks.create', idempotencyKey: 'k', params: { playbook: { source: 's' }, title: 'A' } }, EVERYTHING);
+    await dispatcher.dispatch(
+      { id: 1, method: 'tasks.create', idempotencyKey: 'k', params: { title: 'A', playbook: { source: 's' } } },
+      EVERYTHING,
+    );
+    const again = await dispatcher.dispatch(
+      { id: 2, method: 'tasks.create', idempotencyKey: 'k', params: { playbook: { source: 's' }, title: 'A' } },
+      EVERYTHING,
+    );
     expect(again).toHaveProperty('result');
     expect(calls.create).toBe(1);
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type PolicyConfig,
-  PolicyConfigSchema,
-  PolicyDecisionSchema,
-  type Remember,
-} from '../../../../electron/contract/index.js';
+import { type PolicyConfig, PolicyConfigSchema, PolicyDecisionSchema, type Remember } from '../../../../electron/contract/index.js';
 import { AgentDeskError } from '../../../../electron/runtime/errors.js';
 import {
   assertRememberAllowed,
@@ -225,9 +220,7 @@ describe('assertRememberAllowed', () => {
   it('payment allows only "once"', () => {
     expect(() => assertRememberAllowed(['payment'], 'once')).not.toThrow();
     expect(() => assertRememberAllowed(['payment'], 'task')).toThrow(/remember "task" is not allowed for payments/);
-    expect(() => assertRememberAllowed(['send', 'payment'], 'always')).toThrow(
-      /remember "always" is not allowed for payments/,
-    );
+    expect(() => assertRememberAllowed(['send', 'payment'], 'always')).toThrow(/remember "always" is not allowed for payments/);
   });
 
   it('other risks may be remembered', () => {

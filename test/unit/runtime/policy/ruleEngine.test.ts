@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AgentDeskError } from '../../../../electron/runtime/errors.js';
-import {
-  compileRules,
-  evaluateRules,
-  parseRule,
-  ruleMatches,
-  type RuleCall,
-} from '../../../../electron/runtime/policy/ruleEngine.js';
+import { thrown } from '../../../support/errors.js';
+import { compileRules, evaluateRules, parseRule, ruleMatches, type RuleCall } from '../../../../electron/runtime/policy/ruleEngine.js';
 
 const matches = (rule: string, call: RuleCall) => ruleMatches(parseRule(rule), call);
 const rules = (partial: { deny?: string[]; ask?: string[]; allow?: string[] }) =>
   compileRules({ deny: [], ask: [], allow: [], ...partial });
-
-function thrown(fn: () => unknown): AgentDeskError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AgentDeskError) return error;
-    throw error;
-  }
-  throw new Error('expected an AgentDeskError');
-}
 
 describe('tool part', () => {
   it('a bare tool name matches every call of that tool', () => {

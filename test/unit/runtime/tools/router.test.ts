@@ -19,7 +19,14 @@ function writerAt(name: string, tier: Tier, unavailableBecause?: string): AnyToo
     readOnly: false,
     idempotent: true,
     input: z.object({ path: z.string(), content: z.string() }),
-    classify: () => ({ risks: ['write'], subject: '', readOnly: false, idempotent: true, insideWorkspace: true, preview: { summary: name } }),
+    classify: () => ({
+      risks: ['write'],
+      subject: '',
+      readOnly: false,
+      idempotent: true,
+      insideWorkspace: true,
+      preview: { summary: name },
+    }),
     availability: () => (unavailableBecause === undefined ? { available: true } : { available: false, reason: unavailableBecause }),
     execute: async () => ({ ok: true }),
   };
@@ -33,7 +40,9 @@ function routerWith(...tools: AnyTool[]): ToolRouter {
 
 /** Builtins with fs.write swapped for one that reports itself unavailable. */
 function builtinsWithUnavailableFsWrite(): AnyTool[] {
-  return builtinTools().map((t) => (t.name === 'fs.write' ? { ...t, availability: () => ({ available: false, reason: 'workspace is read-only' }) } : t));
+  return builtinTools().map((t) =>
+    t.name === 'fs.write' ? { ...t, availability: () => ({ available: false, reason: 'workspace is read-only' }) } : t,
+  );
 }
 
 function errorOf(router: ToolRouter, request: RouteRequest): AgentDeskError {
@@ -50,7 +59,12 @@ const writeArgs = { path: 'a.txt', content: 'hello' };
 
 describe('ToolRouter', () => {
   it('a named tool comes first, then tools sharing its capability down the tiers', () => {
-    const router = routerWith(writerAt('gui__editor_save', 'gui'), writerAt('browser__upload', 'browser'), writerAt('mcp__fs__write_file', 'mcp'), ...builtinTools());
+    const router = routerWith(
+      writerAt('gui__editor_save', 'gui'),
+      writerAt('browser__upload', 'browser'),
+      writerAt('mcp__fs__write_file', 'mcp'),
+      ...builtinTools(),
+    );
     const plan = router.plan({ tool: 'fs.write', args: writeArgs });
     expect(plan.candidates.map((c) => [c.tool.name, c.reason])).toEqual([
       ['fs.write', 'named in plan'],
@@ -69,7 +83,9 @@ describe('ToolRouter', () => {
   it('an unavailable named tool is skipped with its reason and the next tier takes over', () => {
     const router = routerWith(writerAt('mcp__fs__write_file', 'mcp'), ...builtinsWithUnavailableFsWrite());
     const plan = router.plan({ tool: 'fs.write', args: writeArgs });
-    expect(plan.candidates.map((c) => c.reason)).toEqual(['fallback: fs.write unavailable; mcp__fs__write_file provides file.write (mcp tier)']);
+    expect(plan.candidates.map((c) => c.reason)).toEqual([
+      'fallback: fs.write unavailable; mcp__fs__write_file provides file.write (mcp tier)',
+    ]);
     expect(plan.skipped).toEqual([{ tool: 'fs.write', tier: 'api', outcome: 'unavailable', detail: 'workspace is read-only' }]);
   });
 
@@ -84,7 +100,11 @@ describe('ToolRouter', () => {
   });
 
   it('when the top tier is unavailable, the capability routes to the next available tier', () => {
-    const router = routerWith(writerAt('mcp__fs__write_file', 'mcp', 'server not running'), writerAt('browser__upload', 'browser'), ...builtinsWithUnavailableFsWrite());
+    const router = routerWith(
+      writerAt('mcp__fs__write_file', 'mcp', 'server not running'),
+      writerAt('browser__upload', 'browser'),
+      ...builtinsWithUnavailableFsWrite(),
+    );
     const plan = router.plan({ capability: 'file.write', args: writeArgs });
     expect(plan.candidates.map((c) => [c.tool.name, c.reason])).toEqual([['browser__upload', 'highest available tier for file.write']]);
     expect(plan.skipped.map((a) => [a.tool, a.outcome, a.detail])).toEqual([
@@ -114,14 +134,23 @@ describe('ToolRouter', () => {
       'args.content: Invalid input: expected string, received undefined',
       'args: Unrecognized key: "extra"',
     ]);
-    expect((error.details as { issues: unknown[] }).issues).toContainEqual({ path: 'args.content', message: 'Invalid input: expected string, received undefined' });
+    expect((error.details as { issues: unknown[] }).issues).toContainEqual({
+      path: 'args.content',
+      message: 'Invalid input: expected string, received undefined',
+    });
   });
 
   it('arguments the named tool rejects are passed to a fallback that accepts them', () => {
     const lenient = { ...writerAt('mcp__fs__write_file', 'mcp'), input: z.object({ path: z.string() }) };
     const plan = routerWith(lenient, ...builtinTools()).plan({ tool: 'fs.write', args: { path: 'a.txt' } });
-    expect(plan.candidates.map((c) => c.reason)).toEqual(['fallback: fs.write rejected the arguments; mcp__fs__write_file provides file.write (mcp tier)']);
-    expect(plan.skipped[0]).toMatchObject({ tool: 'fs.write', outcome: 'invalid_args', detail: 'args.content: Invalid input: expected string, received undefined' });
+    expect(plan.candidates.map((c) => c.reason)).toEqual([
+      'fallback: fs.write rejected the arguments; mcp__fs__write_file provides file.write (mcp tier)',
+    ]);
+    expect(plan.skipped[0]).toMatchObject({
+      tool: 'fs.write',
+      outcome: 'invalid_args',
+      detail: 'args.content: Invalid input: expected string, received undefined',
+    });
   });
 
   it('nothing available is "unavailable", naming each tool and why', () => {

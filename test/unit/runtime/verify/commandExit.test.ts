@@ -71,10 +71,10 @@ describe('command_exit', () => {
   it('stops when the task is cancelled', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const result = await commandExitVerifier.run(
-      check({ type: 'command_exit', command: [node, '-e', 'setTimeout(() => {}, 60000)'] }),
-      { workspace: ws.dir, signal: controller.signal },
-    );
+    const result = await commandExitVerifier.run(check({ type: 'command_exit', command: [node, '-e', 'setTimeout(() => {}, 60000)'] }), {
+      workspace: ws.dir,
+      signal: controller.signal,
+    });
     expect(result).toMatchObject({ passed: false, output: 'cancelled and killed (expected exit code 0)' });
   });
 

@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Step, StepStatus, Task } from '../../../../../electron/contract/index.js';
 import type { PlannerState } from '../../../../../electron/runtime/planning/planner.js';
 import { parsePlaybook } from '../../../../../electron/runtime/planning/playbook/parse.js';
-import {
-  PlaybookPlanner,
-  resolveAcceptance,
-  scopeFromState,
-} from '../../../../../electron/runtime/planning/playbook/planner.js';
+import { PlaybookPlanner, resolveAcceptance, scopeFromState } from '../../../../../electron/runtime/planning/playbook/planner.js';
 
 const playbook = parsePlaybook(`
 name: inventory

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentDeskError } from '../../../../../electron/runtime/errors.js';
-import {
-  findReferences,
-  resolveTemplates,
-  type TemplateScope,
-} from '../../../../../electron/runtime/planning/playbook/template.js';
+import { thrown } from '../../../../support/errors.js';
+import { findReferences, resolveTemplates, type TemplateScope } from '../../../../../electron/runtime/planning/playbook/template.js';
 
 const scope: TemplateScope = {
   inputs: { city: 'Oslo', count: 3 },
@@ -14,16 +10,6 @@ const scope: TemplateScope = {
   task: { id: 'T1' },
 };
 
-function thrown(fn: () => unknown): AgentDeskError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AgentDeskError) return error;
-    throw error;
-  }
-  throw new Error('expected an AgentDeskError');
-}
-
 describe('resolveTemplates', () => {
   it('a string that is exactly one reference keeps the value type', () => {
     expect(resolveTemplates('${inputs.count}', scope)).toBe(3);
@@ -32,9 +18,7 @@ describe('resolveTemplates', () => {
   });
 
   it('interpolates references inside text, objects as JSON', () => {
-    expect(resolveTemplates('${services.api.url}/weather?city=${inputs.city}', scope)).toBe(
-      'http://127.0.0.1:4100/weather?city=Oslo',
-    );
+    expect(resolveTemplates('${services.api.url}/weather?city=${inputs.city}', scope)).toBe('http://127.0.0.1:4100/weather?city=Oslo');
     expect(resolveTemplates('meta=${steps.fetch.output.meta} n=${inputs.count}', scope)).toBe('meta={"page":1} n=3');
     expect(resolveTemplates('${workspace}/out-${task.id}.csv', scope)).toBe('/tmp/ws/out-T1.csv');
   });

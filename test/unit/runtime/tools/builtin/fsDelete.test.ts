@@ -17,7 +17,11 @@ afterEach(async () => {
 });
 
 const remove = (args: unknown) => runTool<unknown, FsDeleteOutput>(fsDeleteTool, args, toolContext(fixture.workspace));
-const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('fs.delete', () => {
   it('deleting a file twice succeeds both times, the second with deleted false', async () => {

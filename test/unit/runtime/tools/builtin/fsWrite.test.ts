@@ -24,7 +24,13 @@ describe('fs.write', () => {
     expect(written).toEqual({ path: 'reports/2024/a.csv', bytes: 14, sha256: sha256('id,name\n1,Ada\n'), created: true });
 
     const readBack = await read({ path: 'reports/2024/a.csv' });
-    expect(readBack).toEqual({ path: 'reports/2024/a.csv', content: 'id,name\n1,Ada\n', bytes: 14, sha256: written.sha256, truncated: false });
+    expect(readBack).toEqual({
+      path: 'reports/2024/a.csv',
+      content: 'id,name\n1,Ada\n',
+      bytes: 14,
+      sha256: written.sha256,
+      truncated: false,
+    });
   });
 
   it('leaves no temporary file next to the target', async () => {

@@ -198,7 +198,11 @@ describe('http.request classification', () => {
   });
 
   it('PUT and DELETE are sends that are idempotent by method', () => {
-    expect(classify({ method: 'PUT', url: 'http://h/x', body: 'x' })).toMatchObject({ idempotent: true, risks: ['external_http', 'send'], host: 'h:80' });
+    expect(classify({ method: 'PUT', url: 'http://h/x', body: 'x' })).toMatchObject({
+      idempotent: true,
+      risks: ['external_http', 'send'],
+      host: 'h:80',
+    });
     expect(classify({ method: 'DELETE', url: 'http://h/x' })).toMatchObject({ idempotent: true, readOnly: false });
   });
 

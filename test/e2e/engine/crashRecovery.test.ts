@@ -1,0 +1,125 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { jsonOf, ROOT, runCli, startCli } from '../../support/cli.js';
+import { EffectsServer } from '../../support/effectsServer.js';
+import { tempDir } from '../../support/runtime.js';
+
+const PLAYBOOK = path.join(ROOT, 'test/fixtures/playbooks/crash-effects.yaml');
+
+/** A small seeded generator, so a failing schedule can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function homeWithPolicy(): string {
+  const home = tempDir('agent-desk-crash-');
+  mkdirSync(home, { recursive: true });
+  // The test API is trusted: its POSTs (send) and reads (external_http) need no approval.
+  writeFileSync(
+    path.join(home, 'config.json'),
+    JSON.stringify({ policy: { rules: { allow: ['http.request(domain:127.0.0.1)'] }, networkAllow: ['127.0.0.1:*'] } }),
+  );
+  return home;
+}
+
+const newestTaskId = async (home: string): Promise<string | undefined> =>
+  jsonOf<{ tasks: { id: string }[] }>(await runCli(['tasks', 'list', '--json'], home)).tasks[0]?.id;
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+describe('exactly-once side effects across SIGKILL', () => {
+  it('killed at varied points and resumed, every task finishes with each effect applied exactly once', async () => {
+    const random = seeded(20261129);
+    const rounds = 6;
+    let kills = 0;
+    let replays = 0;
+    for (let round = 0; round < rounds; round++) {
+      const server = new EffectsServer();
+      const api = await server.start();
+      const home = homeWithPolicy();
+      cleanups.push(
+        () => server.stop(),
+        () => rmSync(home, { recursive: true, force: true }),
+      );
+
+      let taskId: string | undefined;
+      let final: { task: { state: string; workspace: string }; checks: { passed: boolean }[] } | undefined;
+      for (let attempt = 0; attempt < 40 && !final; attempt++) {
+        const args = taskId ? ['run', '--resume', taskId, '--json'] : ['run', PLAYBOOK, '--input', `api=${api}`, '--json'];
+        const run = startCli(args, home);
+        // Kill either while a request is in flight (effect applied, answer lost) or at a random moment.
+        const inFlight = random() < 0.5;
+        const killAtRequest = server.requests.length + 1 + Math.floor(random() * 4);
+        server.onRequest = (count) => {
+          if (inFlight && count === killAtRequest) run.child.kill('SIGKILL');
+        };
+        const timer = inFlight ? undefined : setTimeout(() => run.child.kill('SIGKILL'), 150 + random() * 700);
+        const result = await run.done;
+        clearTimeout(timer);
+        server.onRequest = () => undefined;
+        if (result.signal === 'SIGKILL') {
+          kills++;
+          taskId ??= await newestTaskId(home);
+          continue;
+        }
+        expect(result.code, result.stderr).toBe(0);
+        final = jsonOf(result);
+      }
+      expect(final?.task.state).toBe('succeeded');
+      expect(final?.checks.every((c) => c.passed)).toBe(true);
+      // Exactly once: four effects, one of each, whatever the kills did.
+      expect(server.effects.map((e) => e.name).sort()).toEqual(['invoice', 'notify', 'order', 'ship']);
+      expect(readFileSync(path.join(final!.task.workspace, 'notes/summary.txt'), 'utf8')).toBe('order-1 invoice-1 ship-1 notify-1\n');
+      replays += server.replays;
+    }
+    // Some interrupted calls really were sent again, and the idempotency key made them harmless.
+    expect(replays).toBeGreaterThan(0);
+    expect(kills).toBeGreaterThanOrEqual(rounds); // the schedule really interrupted the runs
+  }, 600_000);
+
+  it('a non-idempotent call interrupted in flight is never repeated silently: the task waits for the user', async () => {
+    const server = new EffectsServer();
+    const api = await server.start();
+    const home = homeWithPolicy();
+    cleanups.push(
+      () => server.stop(),
+      () => rmSync(home, { recursive: true, force: true }),
+    );
+    const source = readFileSync(PLAYBOOK, 'utf8').replace('idempotencyKey: true, body: { item: widget }', 'body: { item: widget }');
+    const file = path.join(home, 'no-key.yaml');
+    writeFileSync(file, source);
+
+    const run = startCli(['run', file, '--input', `api=${api}`, '--json'], home);
+    server.onRequest = (count) => count === 1 && run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    server.onRequest = () => undefined;
+    expect(server.effects.map((e) => e.name)).toEqual(['order']);
+    const taskId = (await newestTaskId(home))!;
+
+    const waiting = await runCli(['run', '--resume', taskId, '--json'], home);
+    expect(waiting.code).toBe(3);
+    const report = jsonOf<{ task: { state: string; stateReason: string } }>(waiting);
+    expect(report.task.state).toBe('waiting_user');
+    expect(report.task.stateReason).toContain('step 1 (http.request) was interrupted and may or may not have taken effect');
+    expect(server.effects).toHaveLength(1);
+
+    // The user checked the API: the order went through, so skip the step. Later steps use its
+    // output, which a skip cannot provide, so the run fails clearly instead of guessing.
+    const skipped = await runCli(['run', '--resume', taskId, '--on-uncertain', 'skip', '--json'], home);
+    const after = jsonOf<{ task: { state: string; stateReason: string } }>(skipped);
+    expect(after.task.state).toBe('failed');
+    expect(after.task.stateReason).toContain('steps.order');
+    expect(server.effects.map((e) => e.name)).toEqual(['order']);
+  }, 120_000);
+});

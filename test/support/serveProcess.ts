@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { connectGateway, type GatewayClient } from '../../electron/capabilities/transports/wsClient.js';
+import type { Task, TaskState } from '../../electron/contract/index.js';
+import type { CliSandbox } from './cliSandbox.js';
+import { pollUntil } from './poll.js';
+import type { ChildHandle } from './processes.js';
+
+/** What `agent-desk serve` writes to `<home>/gateway.json`. */
+export interface GatewayInfo {
+  url: string;
+  httpUrl: string;
+  token: string;
+  pid: number;
+}
+
+/** A running `agent-desk serve` child and the gateway it announced. */
+export interface ServeProcess {
+  child: ChildHandle;
+  info: GatewayInfo;
+  /** A new RPC client; the caller closes it. */
+  connect(): Promise<GatewayClient>;
+}
+
+/** Reads gateway.json once it names this process (a killed predecessor leaves its own behind). */
+export function readGatewayInfo(home: string, pid: number): GatewayInfo | undefined {
+  let info: GatewayInfo;
+  try {
+    info = JSON.parse(readFileSync(path.join(home, 'gateway.json'), 'utf8')) as GatewayInfo;
+  } catch {
+    return undefined; // not written yet, or half written
+  }
+  return info.pid === pid ? info : undefined;
+}
+
+/** Starts `agent-desk serve --port 0` in the sandbox and waits until it announced its gateway. */
+export async function startServe(sandbox: CliSandbox, timeoutMs = 30_000): Promise<ServeProcess> {
+  const child = sandbox.spawn(['serve', '--port', '0']);
+  const info = await pollUntil(
+    `gateway.json of serve pid ${child.pid}`,
+    () => {
+      if (!child.running) throw new Error(`serve ended early.\n${child.describe()}`);
+      return readGatewayInfo(sandbox.home, child.pid);
+    },
+    { timeoutMs },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${child.describe()}`);
+  });
+  return { child, info, connect: () => connectGateway(info.url, info.token) };
+}
+
+/** Polls `tasks.get` until the task is in one of `states`. */
+export async function waitForTaskState(client: GatewayClient, taskId: string, states: TaskState[], timeoutMs = 30_000): Promise<Task> {
+  let last: Task | undefined;
+  return pollUntil(
+    `task ${taskId} to become ${states.join('|')}`,
+    async () => {
+      last = (await client.call('tasks.get', { taskId })).task;
+      return states.includes(last.state) ? last : undefined;
+    },
+    { timeoutMs, lastSeen: () => last && { state: last.state, stateReason: last.stateReason } },
+  );
+}
