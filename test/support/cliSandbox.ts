@@ -42,7 +42,10 @@ export class CliSandbox {
 
   /** Starts `agent-desk <args>` from the repository root with stdin piped (not a terminal). */
   spawn(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildHandle {
-    return this.pool.spawn({ command: process.execPath, args: [CLI_BIN, ...args], cwd: REPO_ROOT, env: cliEnv(this.home, env) }, `agent-desk ${args.join(' ')}`);
+    return this.pool.spawn(
+      { command: process.execPath, args: [CLI_BIN, ...args], cwd: REPO_ROOT, env: cliEnv(this.home, env) },
+      `agent-desk ${args.join(' ')}`,
+    );
   }
 
   /** Runs `agent-desk <args>` to the end with stdin closed, as a script would. */
@@ -75,4 +78,5 @@ export class CliSandbox {
 }
 
 /** Explains a CLI result in a failed assertion. */
-export const explain = (result: Finished): string => `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+export const explain = (result: Finished): string =>
+  `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;

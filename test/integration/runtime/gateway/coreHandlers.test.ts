@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_SCOPES, type Scope } from '../../../../electron/contract/index.js';
+import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
+import { ROOT } from '../../../support/cli.js';
+import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+
+let h: TestRuntime;
+afterEach(async () => h?.cleanup());
+
+const operator: CallContext = {
+  scopes: ALL_SCOPES.filter((s) => s !== 'operator.secrets' && s !== 'operator.admin'),
+  clientId: 'ws:alice',
+};
+const as = (scopes: Scope[]): CallContext => ({ scopes, clientId: 'ws:bob' });
+const CLEANUP = readFileSync(path.join(ROOT, 'examples/playbooks/cleanup-old-logs.yaml'), 'utf8');
+const INVENTORY = readFileSync(path.join(ROOT, 'examples/playbooks/inventory-report.yaml'), 'utf8');
+
+async function call(method: string, params: unknown, ctx = operator, idempotencyKey?: string) {
+  return h.rt.dispatcher.dispatch({ id: 1, method, params, ...(idempotencyKey && { idempotencyKey }) }, ctx);
+}
+
+describe('core RPC methods', () => {
+  it('a task created over RPC runs, waits for approval, is approved over RPC and succeeds', async () => {
+    h = openTestRuntime();
+    const created = (await call('tasks.create', { playbook: { source: CLEANUP } })) as { result: { id: string } };
+    const taskId = created.result.id;
+    await waitForState(h.rt, taskId, ['waiting_approval']);
+    const listed = (await call('approvals.list', { status: 'pending' })) as {
+      result: { approvals: { id: string; preview: { summary: string } }[] };
+    };
+    expect(listed.result.approvals[0]!.preview.summary).toMatch(/^Delete logs\/app-2026-10\.log/);
+    const decided = (await call('approvals.decide', { approvalId: listed.result.approvals[0]!.id, decision: 'approve' })) as {
+      result: { status: string; decidedBy: string };
+    };
+    expect(decided.result).toMatchObject({ status: 'approved', decidedBy: 'ws:alice' });
+    await waitForState(h.rt, taskId, ['succeeded']);
+    const got = (await call('tasks.get', { taskId })) as { result: { task: { checks: { passed: boolean }[] }; steps: unknown[] } };
+    expect(got.result.task.checks.map((c) => c.passed)).toEqual([true, true]);
+    expect(got.result.steps).toHaveLength(4);
+  });
+
+  it('deciding needs operator.approvals; a read-only client is refused', async () => {
+    h = openTestRuntime();
+    const response = await call('approvals.decide', { approvalId: 'apr_x', decision: 'approve' }, as(['operator.read']));
+    expect(response).toMatchObject({ error: { code: 'forbidden' } });
+  });
+
+  it('a playbook with services needs operator.admin over RPC, since it starts processes', async () => {
+    h = openTestRuntime();
+    const params = { playbook: { source: INVENTORY, baseDir: path.join(ROOT, 'examples/playbooks') }, start: false };
+    expect(await call('tasks.create', params)).toMatchObject({
+      error: { code: 'forbidden', message: expect.stringContaining('operator.admin') },
+    });
+    expect(await call('tasks.create', params, as(['operator.admin']))).toMatchObject({ result: { state: 'queued' } });
+  });
+
+  it('the same idempotency key returns the first task instead of creating another', async () => {
+    h = openTestRuntime();
+    const params = { playbook: { source: CLEANUP }, start: false };
+    const first = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
+    const again = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
+    expect(again.result.id).toBe(first.result.id);
+    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
+    expect(await call('tasks.create', { ...params, title: 'other' }, operator, 'create-1')).toMatchObject({ error: { code: 'conflict' } });
+  });
+
+  it('an invalid playbook over RPC is a typed error listing each problem', async () => {
+    h = openTestRuntime();
+    const response = (await call('tasks.create', { playbook: { source: 'name: x\nsteps:\n  - tool: fs.write\n    args: {}\n' } })) as {
+      error: { code: string; details: { issues: { path: string }[] } };
+    };
+    expect(response.error.code).toBe('invalid_playbook');
+    expect(response.error.details.issues.map((i) => i.path)).toEqual(['steps[0].args.path', 'steps[0].args.content']);
+  });
+
+  it('traces.get pages after a sequence number', async () => {
+    h = openTestRuntime();
+    const created = (await call('tasks.create', { playbook: { source: 'name: t\nsteps:\n  - { tool: echo, args: { value: 1 } }\n' } })) as {
+      result: { id: string };
+    };
+    await waitForState(h.rt, created.result.id, ['succeeded']);
+    const seqs: number[] = [];
+    let afterSeq = 0;
+    for (;;) {
+      const page = (await call('traces.get', { taskId: created.result.id, afterSeq, limit: 2 })) as {
+        result: { events: { seq: number }[]; nextSeq?: number };
+      };
+      seqs.push(...page.result.events.map((e) => e.seq));
+      if (page.result.nextSeq === undefined) break;
+      afterSeq = page.result.nextSeq;
+    }
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(seqs.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('tools.catalog lists the built-in tools with tier, risk and availability', async () => {
+    h = openTestRuntime();
+    const response = (await call('tools.catalog', {})) as {
+      result: { tools: { name: string; tier: string; risk: string; availability: { available: boolean } }[] };
+    };
+    const byName = Object.fromEntries(response.result.tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName)).toEqual(['echo', 'fs.delete', 'fs.list', 'fs.read', 'fs.write', 'http.request']);
+    expect(byName['fs.delete']).toMatchObject({ tier: 'api', risk: 'delete', availability: { available: true } });
+  });
+});
