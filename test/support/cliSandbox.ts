@@ -22,7 +22,7 @@ export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
 
 /** A finished CLI run; `json()` parses stdout or fails with everything the CLI printed. */
 export interface CliResult extends Finished {
-  json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json<T = unknown>(): T;
 }
 
 /** Options of one CLI invocation. */

@@ -149,12 +149,12 @@ export class TaskEngine {
   }
 
   /**
-   * At start-up: restarts tasks that were running when the process died. Waiting, paused and
-   * uncertain tasks stay where they are until a person acts; approvals are re-awaited.
+   * At start-up: restarts tasks that were running when the process died, and re-awaits pending
+   * approvals. Queued (never started), paused and waiting-for-user tasks stay until a person acts.
    */
   recover(options: RunOptions = {}): string[] {
     const resumable = this.deps.store.tasks
-      .inStates(['queued', 'planning', 'running', 'retrying', 'waiting_approval'])
+      .inStates(['planning', 'running', 'retrying', 'waiting_approval'])
       .filter((t) => !this.ownedElsewhere(t.id));
     for (const t of resumable) this.start(t.id, options);
     return resumable.map((t) => t.id);

@@ -346,8 +346,7 @@ export class TaskRun {
   private load(): Task {
     const task = this.deps.store.tasks.get(this.taskId);
     if (!task) throw new AgentDeskError('not_found', `no task ${this.taskId}`);
-    // Usage accumulated in memory (steps, planner usage) is the freshest view.
-    return this.task ? { ...task, usage: task.usage } : task;
+    return task;
   }
 
   private latestSteps(): Step[] {

@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_BIN, CliSandbox, examplePlaybook } from '../../support/cliSandbox.js';
+
+/** Why the terminal test cannot run here, or undefined when util-linux `script` is present. */
+function scriptMissing(): string | undefined {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (probe.error) return `util-linux "script" is not installed (${probe.error.message}); it provides the pseudo-terminal this test needs`;
+  if (probe.status !== 0 || !probe.stdout.includes('util-linux'))
+    return `"script" is not util-linux's (${(probe.stdout + probe.stderr).trim()})`;
+  return undefined;
+}
+
+const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+let cli: CliSandbox;
+beforeEach(() => {
+  cli = new CliSandbox();
+});
+afterEach(async () => {
+  await cli.cleanup();
+});
+
+describe('agent-desk run on a terminal', () => {
+  it('asks for the approval on the terminal and finishes the task when the user answers y', async (ctx) => {
+    const missing = scriptMissing();
+    if (missing) return ctx.skip(missing);
+    const command = [process.execPath, CLI_BIN, 'run', examplePlaybook('cleanup-old-logs.yaml')].map(quote).join(' ');
+    // script gives the CLI a pseudo-terminal; what we write to its stdin is what the user types.
+    const term = cli.spawnCommand('script', ['-qfec', command, '/dev/null']);
+
+    await term.waitForOutput(/Approval needed — Delete logs\/app-2026-10\.log[\s\S]*\[n\]o: /, 45_000);
+    term.write('y\n');
+    const done = await term.finished(45_000);
+
+    expect(done.code, term.describe()).toBe(0);
+    const summary = done.stdout.match(/(tsk_\w+)\s+succeeded: all 2 acceptance checks passed/);
+    expect(summary, term.describe()).not.toBeNull();
+    expect(done.stdout).toContain('PASS  old log is gone');
+    expect(done.stdout).toContain('PASS  current log is kept');
+    // The decision is recorded as coming from the terminal, and the old log is really gone.
+    const shown = await cli.run(['tasks', 'show', summary![1]!, '--json', '--trace']);
+    const { task, trace } = shown.json<{ task: { workspace: string }; trace: { type: string; data: Record<string, unknown> }[] }>();
+    expect(trace).toContainEqual(
+      expect.objectContaining({ type: 'approval.resolved', data: expect.objectContaining({ status: 'approved', by: 'cli:terminal' }) }),
+    );
+    expect(existsSync(path.join(task.workspace, 'logs/app-2026-10.log'))).toBe(false);
+    expect(readFileSync(path.join(task.workspace, 'logs/app-2026-11.log'), 'utf8')).toContain('started');
+  }, 120_000);
+});
