@@ -18,12 +18,7 @@ module.exports = {
       comment: 'electron/runtime must not import electron, dockerode, playwright, nut-js, ws or outer layers.',
       from: { path: '^electron/runtime/' },
       to: {
-        path: [
-          `node_modules/${HEAVY.slice(1, -1)}/`,
-          HEAVY,
-          '^electron/(capabilities|main|cli|preload)/',
-          '^renderer/',
-        ],
+        path: [`node_modules/${HEAVY.slice(1, -1)}/`, HEAVY, '^electron/(capabilities|main|cli|preload)/', '^renderer/'],
       },
     },
     {

@@ -31,8 +31,8 @@ export const SystemInfoSchema = z.object({
   methods: z.array(z.string()),
 });
 
-/** Every RPC method: name → params, result, scope. Transports and clients read this one table. */
-export const Methods = {
+/** The runtime core's methods (tasks, approvals, traces, tools, events). */
+export const CoreMethods = {
   'system.info': spec({
     params: z.object({}).strict().default({}),
     result: SystemInfoSchema,
@@ -149,6 +149,14 @@ export const Methods = {
     sideEffect: false,
     description: 'Receive pushed events on this connection.',
   }),
+} as const;
+
+/**
+ * Every RPC method: name → params, result, scope. Transports and clients read this one table.
+ * Each domain keeps its specs in its own file (e.g. `mcpMethods.ts`) and is spread in here.
+ */
+export const Methods = {
+  ...CoreMethods,
 } as const;
 
 /** An RPC method name. */

@@ -7,6 +7,7 @@ import { TaskEngine } from './engine/taskEngine.js';
 import { createDispatcher, type Dispatcher } from './gateway/dispatcher.js';
 import { createEventBus, type EventBus } from './gateway/eventBus.js';
 import { coreHandlers } from './gateway/coreHandlers.js';
+import type { Handlers } from './gateway/handlers.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
 import { ApprovalBroker } from './policy/approvalBroker.js';
 import { PolicyGate } from './policy/gate.js';
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   /** Overrides how plans are built, e.g. to add model planners; receives the playbook factory. */
   plans?: (playbooks: PlanFactory) => PlanFactory;
   loopThreshold?: number;
+  /** More method handlers (MCP, scheduler, …), merged over the core ones. */
+  handlers?: readonly ((rt: AgentRuntime) => Handlers)[];
 }
 
 /**
@@ -86,7 +89,7 @@ export class AgentRuntime {
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({
-      handlers: coreHandlers(this),
+      handlers: Object.assign(coreHandlers(this), ...(options.handlers ?? []).map((make) => make(this))),
       idempotency: this.store.idempotency,
     });
   }

@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonOf, ROOT, runCli, startCli } from '../../support/cli.js';
+import { CliSandbox, fixturePlaybook } from '../../support/cliSandbox.js';
 import { EffectsServer } from '../../support/effectsServer.js';
-import { tempDir } from '../../support/runtime.js';
 
-const PLAYBOOK = path.join(ROOT, 'test/fixtures/playbooks/crash-effects.yaml');
+const PLAYBOOK = fixturePlaybook('crash-effects.yaml');
 
 /** A small seeded generator, so a failing schedule can be replayed. */
 function seeded(seed: number): () => number {
@@ -18,19 +17,18 @@ function seeded(seed: number): () => number {
   };
 }
 
-function homeWithPolicy(): string {
-  const home = tempDir('agent-desk-crash-');
-  mkdirSync(home, { recursive: true });
-  // The test API is trusted: its POSTs (send) and reads (external_http) need no approval.
+/** A CLI user whose config trusts the local test API (its POSTs and reads need no approval). */
+function sandboxWithPolicy(): CliSandbox {
+  const sandbox = new CliSandbox();
   writeFileSync(
-    path.join(home, 'config.json'),
+    path.join(sandbox.home, 'config.json'),
     JSON.stringify({ policy: { rules: { allow: ['http.request(domain:127.0.0.1)'] }, networkAllow: ['127.0.0.1:*'] } }),
   );
-  return home;
+  return sandbox;
 }
 
-const newestTaskId = async (home: string): Promise<string | undefined> =>
-  jsonOf<{ tasks: { id: string }[] }>(await runCli(['tasks', 'list', '--json'], home)).tasks[0]?.id;
+const newestTaskId = async (sandbox: CliSandbox): Promise<string | undefined> =>
+  (await sandbox.run(['tasks', 'list', '--json'])).json<{ tasks: { id: string }[] }>().tasks[0]?.id;
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -47,17 +45,17 @@ describe('exactly-once side effects across SIGKILL', () => {
     for (let round = 0; round < rounds; round++) {
       const server = new EffectsServer();
       const api = await server.start();
-      const home = homeWithPolicy();
+      const sandbox = sandboxWithPolicy();
       cleanups.push(
         () => server.stop(),
-        () => rmSync(home, { recursive: true, force: true }),
+        () => sandbox.cleanup(),
       );
 
       let taskId: string | undefined;
       let final: { task: { state: string; workspace: string }; checks: { passed: boolean }[] } | undefined;
       for (let attempt = 0; attempt < 40 && !final; attempt++) {
         const args = taskId ? ['run', '--resume', taskId, '--json'] : ['run', PLAYBOOK, '--input', `api=${api}`, '--json'];
-        const run = startCli(args, home);
+        const run = sandbox.spawn(args);
         // Kill either while a request is in flight (effect applied, answer lost) or at a random moment.
         const inFlight = random() < 0.5;
         const killAtRequest = server.requests.length + 1 + Math.floor(random() * 4);
@@ -65,16 +63,16 @@ describe('exactly-once side effects across SIGKILL', () => {
           if (inFlight && count === killAtRequest) run.child.kill('SIGKILL');
         };
         const timer = inFlight ? undefined : setTimeout(() => run.child.kill('SIGKILL'), 150 + random() * 700);
-        const result = await run.done;
+        const result = await run.finished(120_000);
         clearTimeout(timer);
         server.onRequest = () => undefined;
         if (result.signal === 'SIGKILL') {
           kills++;
-          taskId ??= await newestTaskId(home);
+          taskId ??= await newestTaskId(sandbox);
           continue;
         }
         expect(result.code, result.stderr).toBe(0);
-        final = jsonOf(result);
+        final = JSON.parse(result.stdout);
       }
       expect(final?.task.state).toBe('succeeded');
       expect(final?.checks.every((c) => c.passed)).toBe(true);
@@ -91,33 +89,33 @@ describe('exactly-once side effects across SIGKILL', () => {
   it('a non-idempotent call interrupted in flight is never repeated silently: the task waits for the user', async () => {
     const server = new EffectsServer();
     const api = await server.start();
-    const home = homeWithPolicy();
+    const sandbox = sandboxWithPolicy();
     cleanups.push(
       () => server.stop(),
-      () => rmSync(home, { recursive: true, force: true }),
+      () => sandbox.cleanup(),
     );
     const source = readFileSync(PLAYBOOK, 'utf8').replace('idempotencyKey: true, body: { item: widget }', 'body: { item: widget }');
-    const file = path.join(home, 'no-key.yaml');
+    const file = path.join(sandbox.home, 'no-key.yaml');
     writeFileSync(file, source);
 
-    const run = startCli(['run', file, '--input', `api=${api}`, '--json'], home);
+    const run = sandbox.spawn(['run', file, '--input', `api=${api}`, '--json']);
     server.onRequest = (count) => count === 1 && run.child.kill('SIGKILL');
-    expect((await run.done).signal).toBe('SIGKILL');
+    expect((await run.finished(60_000)).signal).toBe('SIGKILL');
     server.onRequest = () => undefined;
     expect(server.effects.map((e) => e.name)).toEqual(['order']);
-    const taskId = (await newestTaskId(home))!;
+    const taskId = (await newestTaskId(sandbox))!;
 
-    const waiting = await runCli(['run', '--resume', taskId, '--json'], home);
+    const waiting = await sandbox.run(['run', '--resume', taskId, '--json']);
     expect(waiting.code).toBe(3);
-    const report = jsonOf<{ task: { state: string; stateReason: string } }>(waiting);
+    const report = waiting.json<{ task: { state: string; stateReason: string } }>();
     expect(report.task.state).toBe('waiting_user');
     expect(report.task.stateReason).toContain('step 1 (http.request) was interrupted and may or may not have taken effect');
     expect(server.effects).toHaveLength(1);
 
     // The user checked the API: the order went through, so skip the step. Later steps use its
     // output, which a skip cannot provide, so the run fails clearly instead of guessing.
-    const skipped = await runCli(['run', '--resume', taskId, '--on-uncertain', 'skip', '--json'], home);
-    const after = jsonOf<{ task: { state: string; stateReason: string } }>(skipped);
+    const skipped = await sandbox.run(['run', '--resume', taskId, '--on-uncertain', 'skip', '--json']);
+    const after = skipped.json<{ task: { state: string; stateReason: string } }>();
     expect(after.task.state).toBe('failed');
     expect(after.task.stateReason).toContain('steps.order');
     expect(server.effects.map((e) => e.name)).toEqual(['order']);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Scope } from '../../../../electron/contract/index.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
-import { ROOT } from '../../../support/cli.js';
+import { REPO_ROOT as ROOT } from '../../../support/cliSandbox.js';
 import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 
 let h: TestRuntime;
