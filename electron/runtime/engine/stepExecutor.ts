@@ -8,6 +8,7 @@ import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
+import { nextStepRecord } from './stepRecord.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
@@ -27,7 +28,6 @@ export interface ExecutorHost {
   honourControl(): 'stopped' | 'go';
   /** `lazy` lets a completed read-only step share a later commit. */
   saveStep(step: Step, extra?: () => void, lazy?: boolean): Step;
-  newStepId(index: number, attempt: number): string;
   countStep(): void;
   trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void;
 }
@@ -81,24 +81,16 @@ export class StepExecutor {
       networkAllow: this.host.networkAllow(),
     });
     const now = isoAt(this.deps.clock.now());
-    const step: Step = {
-      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1),
-      taskId: task.id,
-      index: decision.index,
-      attempt: (previous?.attempt ?? 0) + 1,
-      ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
+    const step = nextStepRecord(task.id, decision, previous, {
       tool: primary.tool.name,
       args: primary.args,
       status: policy.effect === 'allow' ? 'started' : policy.effect === 'ask' ? 'waiting_approval' : 'denied',
-      idempotencyKey: `${task.id}:${decision.index}`,
       readOnly: cls.readOnly,
       idempotent: cls.idempotent,
       ...(route && { route }),
       policy,
-      tokens: 0,
-      costUsd: 0,
-      startedAt: now,
-    };
+      startedAt: isoAt(this.deps.clock.now()),
+    });
     if (policy.effect === 'deny') {
       step.error = `denied by policy: ${policy.reason}`;
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
@@ -337,24 +329,16 @@ export class StepExecutor {
     const task = this.host.task();
     const message = error instanceof Error ? error.message : String(error);
     const now = isoAt(this.deps.clock.now());
-    const step: Step = {
-      id: this.host.newStepId(decision.index, (previous?.attempt ?? 0) + 1),
-      taskId: task.id,
-      index: decision.index,
-      attempt: (previous?.attempt ?? 0) + 1,
-      ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
+    const step = nextStepRecord(task.id, decision, previous, {
       tool: decision.tool ?? decision.capability ?? '(none)',
       args: decision.args,
       status: 'failed',
-      idempotencyKey: `${task.id}:${decision.index}`,
       readOnly: true,
       idempotent: true,
       error: message,
-      tokens: 0,
-      costUsd: 0,
       startedAt: now,
       endedAt: now,
-    };
+    });
     this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };

@@ -264,7 +264,6 @@ export class TaskRun {
       fail: (reason: string) => this.fail(reason),
       honourControl: () => this.honourControl(),
       saveStep: (step: Step, extra?: () => void, lazy?: boolean) => this.saveStep(step, extra, lazy),
-      newStepId: (index: number, attempt: number) => `stp_${this.taskId.slice(4)}_${index}_${attempt}`,
       countStep: () => this.countStep(),
       trace: (type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string) =>
         this.trace(type, data, stepId),

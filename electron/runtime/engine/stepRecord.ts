@@ -1,0 +1,28 @@
+import type { Step } from '../../contract/index.js';
+import type { PlannerDecision } from '../planning/planner.js';
+
+type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
+
+/**
+ * A fresh record for the next attempt at a plan position. The idempotency key is per position,
+ * so every attempt and every re-run of that position presents the same key downstream.
+ */
+export function nextStepRecord(
+  taskId: string,
+  decision: CallDecision,
+  previous: Step | undefined,
+  fields: Pick<Step, 'tool' | 'args' | 'status' | 'readOnly' | 'idempotent' | 'startedAt'> & Partial<Step>,
+): Step {
+  const attempt = (previous?.attempt ?? 0) + 1;
+  return {
+    id: `stp_${taskId.replace(/^tsk_/, '')}_${decision.index}_${attempt}`,
+    taskId,
+    index: decision.index,
+    attempt,
+    ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
+    idempotencyKey: `${taskId}:${decision.index}`,
+    tokens: 0,
+    costUsd: 0,
+    ...fields,
+  };
+}
