@@ -1,7 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { registerApprovals } from './commands/approvals.js';
 import { registerBench } from './commands/bench.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerEval } from './commands/eval.js';
+import { registerAgents } from './commands/agents.js';
+import { registerCron } from './commands/cron.js';
+import { registerMemory } from './commands/memory.js';
+import { registerQueue } from './commands/queue.js';
 import { registerRun } from './commands/run.js';
+import { registerSandbox } from './commands/sandbox.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 import { packageVersion } from './openRuntime.js';
@@ -19,6 +26,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerTasks(program);
   registerApprovals(program);
   registerBench(program);
+  registerMcp(program);
+  registerEval(program);
+  registerCron(program);
+  registerQueue(program);
+  registerMemory(program);
+  registerAgents(program);
+  registerSandbox(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 const base = {
   /** A human name for the check; defaults to its type and target. */
   name: z.string().optional(),
+  /** Run inside the task's desktop sandbox (command_exit and file checks; paths under its home). */
+  sandbox: z.boolean().optional(),
 };
 
 /** A file (relative to the task workspace) exists, or with `exists: false` is absent. */

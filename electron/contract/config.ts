@@ -14,6 +14,24 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ host: '127.0.0.1', port: 7717 }),
+    /** Background queue and cron: how many queued tasks run at once, and how late a fire time may still count as on time. */
+    scheduler: z
+      .object({
+        concurrency: z.number().int().min(1).max(64).default(4),
+        missedGraceMs: z.number().int().min(0).default(60_000),
+      })
+      .strict()
+      .default({ concurrency: 4, missedGraceMs: 60_000 }),
+    /** Desktop sandboxes: ready containers kept warm, and an image to use instead of the built one. */
+    sandbox: z
+      .object({
+        poolSize: z.number().int().min(0).max(16).default(0),
+        image: z.string().optional(),
+        /** Hosts (`host[:port]` globs) sandboxes may reach through the runtime's proxy; empty = network none. */
+        egressAllow: z.array(z.string()).default([]),
+      })
+      .strict()
+      .default({ poolSize: 0, egressAllow: [] }),
     /** `FULL` also survives power loss, at some cost per step. */
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   })

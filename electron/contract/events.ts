@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ApprovalSchema } from './approval.js';
+import { CronRunSchema } from './schedule.js';
+import { ScreenFrameSchema } from './screen.js';
 import { StepSchema } from './step.js';
 import { TaskSchema } from './task.js';
 
@@ -9,6 +11,8 @@ export const EventSchemas = {
   'task.step': StepSchema,
   'approval.requested': ApprovalSchema,
   'approval.resolved': ApprovalSchema,
+  'cron.fired': CronRunSchema,
+  'screen.frame': ScreenFrameSchema,
 } as const;
 
 /** An event's wire name. */

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ApprovalDecisionSchema, ApprovalSchema, ApprovalStatusSchema } from './approval.js';
 import { EVENT_NAMES, type EventName } from './events.js';
+import { AgentMethods } from './agentMethods.js';
+import { McpMethods } from './mcpMethods.js';
+import { MemoryMethods } from './memoryMethods.js';
+import { SandboxMethods } from './sandboxMethods.js';
+import { SchedulerMethods } from './schedulerMethods.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
 import { BudgetSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
@@ -157,6 +162,11 @@ export const CoreMethods = {
  */
 export const Methods = {
   ...CoreMethods,
+  ...SchedulerMethods,
+  ...MemoryMethods,
+  ...AgentMethods,
+  ...McpMethods,
+  ...SandboxMethods,
 } as const;
 
 /** An RPC method name. */

@@ -78,6 +78,8 @@ export const TaskSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   endedAt: z.string().optional(),
+  /** The task that delegated this one (sub-agent child). */
+  parentId: z.string().optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;

@@ -18,6 +18,8 @@ export const TraceEventTypeSchema = z.enum([
   'loop.detected',
   'service.started',
   'user.message',
+  'delegation.started',
+  'delegation.finished',
 ]);
 /** A trace event type. */
 export type TraceEventType = z.infer<typeof TraceEventTypeSchema>;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { processIsAlive, type EngineDeps } from './engine/engineDeps.js';
-import type { PlanFactory, ServiceHost } from './engine/ports.js';
+import type { CheckRunner, PlanFactory, ServiceHost } from './engine/ports.js';
 import { TaskEngine } from './engine/taskEngine.js';
 import { createDispatcher, type Dispatcher } from './gateway/dispatcher.js';
 import { createEventBus, type EventBus } from './gateway/eventBus.js';
@@ -38,6 +38,10 @@ export interface RuntimeOptions {
   loopThreshold?: number;
   /** More method handlers (MCP, scheduler, …), merged over the core ones. */
   handlers?: readonly ((rt: AgentRuntime) => Handlers)[];
+  /** Released by `close()` after in-process runs end (MCP connections, browsers, …). */
+  onClose?: readonly (() => Promise<void> | void)[];
+  /** Replaces the acceptance-check runner (e.g. to run sandbox checks inside the task's container). */
+  runChecks?: CheckRunner;
 }
 
 /**
@@ -77,7 +81,7 @@ export class AgentRuntime {
       router: new ToolRouter(this.registry),
       gate,
       approvals: this.approvals,
-      runChecks,
+      runChecks: options.runChecks ?? runChecks,
       plans: options.plans ? options.plans(playbookPlanFactory(this.registry)) : playbookPlanFactory(this.registry),
       ...(options.services && { services: options.services }),
       emit,
@@ -97,6 +101,7 @@ export class AgentRuntime {
   /** Waits for in-process runs, then closes the database. */
   async close(): Promise<void> {
     await this.engine.idle();
+    for (const release of this.options.onClose ?? []) await release();
     this.store.close();
   }
 }

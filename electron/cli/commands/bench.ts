@@ -7,6 +7,11 @@ import { z } from 'zod';
 import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { printJson, reportError } from '../output.js';
+import { registerBenchBrowser } from './benchBrowser.js';
+import { registerBenchContext } from './benchContext.js';
+import { registerBenchQueue } from './benchQueue.js';
+import { registerBenchSandbox } from './benchSandbox.js';
+import { registerBenchUi } from './benchUi.js';
 
 /** A playbook of `n` calls of `tool`, each with distinct arguments (so no loop is detected). */
 function playbookOf(tool: string, n: number): string {
@@ -103,6 +108,11 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
 /** `agent-desk bench <what> --json`. */
 export function registerBench(program: Command): void {
   const bench = program.command('bench').description('measure the runtime (prints JSON figures)');
+  registerBenchBrowser(bench);
+  registerBenchContext(bench);
+  registerBenchQueue(bench);
+  registerBenchSandbox(bench);
+  registerBenchUi(bench);
   bench
     .command('step')
     .description('durable overhead per step over a playbook of no-op API calls')

@@ -2,23 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
+import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { openRuntime } from '../openRuntime.js';
 import { reportError } from '../output.js';
-
-/** Until the web UI lands, the gateway's HTTP root says what it is and how to connect. */
-function statusPage(version: string) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" });
-    res.end(`<!doctype html><meta charset="utf-8"><title>Agent Desk</title><h1>Agent Desk ${version}</h1>
-<p>The headless gateway is running. RPC: WebSocket at <code>/rpc</code> with the bearer token from <code>gateway.json</code> in the data folder.</p>`);
-  };
-}
+import { webUiHandler } from '../webUi.js';
 
 /** `agent-desk serve`: the headless gateway (WebSocket RPC on loopback) hosting the runtime. */
 export function registerServe(program: Command): void {
@@ -39,7 +27,7 @@ export function registerServe(program: Command): void {
           token,
           dispatcher: rt.dispatcher,
           bus: rt.bus,
-          httpHandler: statusPage(rt.options.version ?? ''),
+          httpHandler: webUiHandler(),
         });
         const infoFile = path.join(rt.options.home, 'gateway.json');
         writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), {
@@ -47,8 +35,12 @@ export function registerServe(program: Command): void {
         });
         chmodSync(infoFile, 0o600);
         const recovered = rt.engine.recover();
+        schedulerFor(rt).start(); // cron jobs fire and queued tasks run while the gateway is up
         console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);
         console.log(`RPC: ${gateway.url} (bearer token in ${infoFile})`);
+        // The token rides in the URL fragment, which browsers never send; print it only to a terminal, not to log files.
+        if (process.stdout.isTTY) console.log(`Web UI: ${gateway.httpUrl}/#token=${encodeURIComponent(token)}`);
+        else console.log(`Web UI: ${gateway.httpUrl}/ (open it with #token=<token from ${infoFile}>)`);
         if (recovered.length) console.log(`Resumed ${recovered.length} interrupted task(s): ${recovered.join(', ')}`);
         await new Promise<void>((resolve) => {
           const stop = () => resolve();

@@ -294,6 +294,7 @@ export class StepExecutor {
       this.host.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
+    if (decision.continueOnError) return { kind: 'retry' }; // the planner reads the failure and decides
     this.host.fail(`step ${step.index + 1} (${step.tool}) failed: ${error}`);
     return { kind: 'stop' };
   }

@@ -51,6 +51,8 @@ export class TaskRun {
   private pendingSince = 0;
   private flushing = false;
   private wallAtStart = 0;
+  /** Aborts the planner's in-flight call (a model request) on pause or cancel. */
+  private planning: AbortController | undefined;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -95,6 +97,24 @@ export class TaskRun {
   /** Tells the runner a pause or cancel was recorded for it (same process). */
   notifyControl(): void {
     this.controlRequested = true;
+    this.planning?.abort(new AgentDeskError('conflict', 'pause or cancel requested'));
+  }
+
+  /** Asks the planner for the next step; a pause or cancel aborts an in-flight model call (→ undefined). */
+  private async planNext(): Promise<PlannerDecision | undefined> {
+    const planning = new AbortController();
+    const onAbort = () => planning.abort(this.abort.signal.reason);
+    this.abort.signal.addEventListener('abort', onAbort, { once: true });
+    this.planning = planning;
+    try {
+      return await this.plan.planner.next(this.plannerState(), planning.signal);
+    } catch (error) {
+      if (planning.signal.aborted) return undefined;
+      throw error;
+    } finally {
+      this.planning = undefined;
+      this.abort.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Applies a pending pause/cancel to a task no runner is driving. */
@@ -117,7 +137,8 @@ export class TaskRun {
       if (this.honourControl() === 'stopped') return;
       const over = exhaustedBudget(this.task.budget, this.usageNow());
       if (over) return void this.fail(over, 'budget.exceeded');
-      const decision = await this.plan.planner.next(this.plannerState(), this.abort.signal);
+      const decision = await this.planNext();
+      if (!decision) return void this.honourControl();
       this.addPlannerUsage(decision.usage);
       if (decision.type === 'done') return this.finish();
       if (decision.type === 'fail') return void this.fail(`planner gave up: ${decision.reason}`);

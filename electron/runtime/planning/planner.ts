@@ -34,6 +34,8 @@ export type PlannerDecision =
       args: Record<string, unknown>;
       expect: StepExpectation[];
       retries: number;
+      /** A failed call is recorded and reported back to the planner instead of failing the task (model planners). */
+      continueOnError?: boolean;
       usage?: PlannerUsage;
     }
   | { type: 'done'; usage?: PlannerUsage }

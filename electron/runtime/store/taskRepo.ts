@@ -19,6 +19,7 @@ interface TaskRow {
   created_at: string;
   updated_at: string;
   ended_at: string | null;
+  parent_id: string | null;
 }
 
 /** A control request another client left for the task's runner. */
@@ -39,6 +40,7 @@ function toTask(r: TaskRow): Task {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     ...(r.ended_at !== null && { endedAt: r.ended_at }),
+    ...(r.parent_id !== null && { parentId: r.parent_id }),
   };
 }
 
@@ -57,12 +59,13 @@ export class TaskRepo {
   insert(task: Task): void {
     this.db
       .prepare(
-        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at)
-         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt)`,
+        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id)
+         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt, @parentId)`,
       )
       .run({
         ...task,
         stateReason: task.stateReason ?? null,
+        parentId: task.parentId ?? null,
         plan: toJson(task.plan),
         inputs: toJson(task.inputs),
         budget: toJson(task.budget),
@@ -101,6 +104,11 @@ export class TaskRepo {
 
   setChecks(id: string, checks: Task['checks'], at: string): void {
     this.db.prepare('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?').run(toJson(checks), at, id);
+  }
+
+  /** Links a delegated task to the task that started it. */
+  setParent(id: string, parentId: string): void {
+    this.db.prepare('UPDATE tasks SET parent_id = ? WHERE id = ?').run(parentId, id);
   }
 
   requestControl(id: string, control: TaskControl | null, reason?: string): void {

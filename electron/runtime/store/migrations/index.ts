@@ -1,4 +1,7 @@
 import { init } from './001_init.js';
+import { scheduler } from './002_scheduler.js';
+import { memory } from './003_memory.js';
+import { agents } from './004_agents.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
 export interface Migration {
@@ -8,4 +11,9 @@ export interface Migration {
 }
 
 /** Every migration, in order. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'init', sql: init }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'init', sql: init },
+  { version: 2, name: 'scheduler', sql: scheduler },
+  { version: 3, name: 'memory', sql: memory },
+  { version: 4, name: 'agents', sql: agents },
+];

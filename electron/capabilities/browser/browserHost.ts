@@ -1,0 +1,92 @@
+import { chromium, type Browser } from 'playwright-core';
+import { compileHostPatterns, type HostPattern } from '../../runtime/policy/hostPattern.js';
+import { ToolError } from '../../runtime/tools/types.js';
+import { BrowserSession } from './browserSession.js';
+import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
+
+/** How the host browser backend is set up. */
+export interface BrowserHostOptions {
+  /** Hosts every task's pages may reach (the policy's networkAllow). */
+  networkAllow: readonly string[];
+  /** Chromium binary; default: discovered (AGENT_DESK_CHROMIUM, /usr/bin/chromium, Chrome channels). */
+  executablePath?: string;
+  headless?: boolean;
+}
+
+/**
+ * The host browser backend: one Chromium process launched on first use, one isolated context
+ * per task (keyed by the task workspace), closed when the task ends.
+ */
+export class BrowserHost {
+  private browser: Promise<Browser> | undefined;
+  private readonly sessions = new Map<string, Promise<BrowserSession>>();
+  /** Sessions that finished opening, for synchronous lookups while classifying calls. */
+  private readonly opened = new Map<string, BrowserSession>();
+  private readonly allow: readonly HostPattern[];
+
+  constructor(private readonly options: BrowserHostOptions) {
+    this.allow = compileHostPatterns(options.networkAllow, 'policy.networkAllow');
+  }
+
+  /** Whether a Chromium can be found (the tools report unavailable with the install hint otherwise). */
+  chromiumProblem(): string | undefined {
+    try {
+      if (this.options.executablePath === undefined) findChromium();
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  /** The task's session, opened on first use. */
+  session(workspace: string): Promise<BrowserSession> {
+    let session = this.sessions.get(workspace);
+    if (!session) {
+      session = this.launch()
+        .then((browser) => BrowserSession.open(browser, workspace, this.allow))
+        .then((opened) => (this.opened.set(workspace, opened), opened));
+      session.catch(() => this.sessions.delete(workspace));
+      this.sessions.set(workspace, session);
+    }
+    return session;
+  }
+
+  /** The session of a workspace if one is open (classification must not launch anything). */
+  peek(workspace: string): BrowserSession | undefined {
+    return this.opened.get(workspace);
+  }
+
+  /** Closes one task's context. */
+  async closeSession(workspace: string): Promise<void> {
+    const session = this.sessions.get(workspace);
+    this.sessions.delete(workspace);
+    this.opened.delete(workspace);
+    await (await session?.catch(() => undefined))?.close();
+  }
+
+  /** Closes every context and the browser. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((w) => this.closeSession(w)));
+    const browser = await this.browser?.catch(() => undefined);
+    this.browser = undefined;
+    await browser?.close().catch(() => undefined);
+  }
+
+  /** Launches Chromium once; a failed launch is retried on the next call. */
+  launch(): Promise<Browser> {
+    this.browser ??= (async () => {
+      const executablePath = this.options.executablePath ?? findChromium();
+      try {
+        return await chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS] });
+      } catch (error) {
+        throw new ToolError(
+          `Chromium at ${executablePath} did not start: ${(error as Error).message.split('\n')[0]}`,
+          false,
+          'browser_launch',
+        );
+      }
+    })();
+    this.browser.catch(() => (this.browser = undefined));
+    return this.browser;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Config } from '../../contract/index.js';
+import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { AnyTool } from '../../runtime/tools/types.js';
+import { BrowserHost } from './browserHost.js';
+import { browserTools } from './browserTools.js';
+
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** What an entry point adds to RuntimeOptions for the browser tier, plus `attach` once the runtime exists. */
+export interface BrowserRuntimeParts {
+  host: BrowserHost;
+  tools: readonly AnyTool[];
+  onClose: readonly (() => Promise<void>)[];
+  attach(rt: AgentRuntime): void;
+}
+
+/**
+ * The host browser backend wired for one runtime: `browser.*` tools (Chromium launches on first
+ * use), a task's context closed when the task ends, the browser closed with the runtime.
+ */
+export function browserRuntimeParts(config: Config): BrowserRuntimeParts {
+  const host = new BrowserHost({ networkAllow: config.policy.networkAllow });
+  return {
+    host,
+    tools: browserTools(host),
+    onClose: [() => host.close()],
+    attach: (rt) => {
+      rt.bus.on({ events: ['task.updated'] }, (frame) => {
+        const task = frame.data as { state: string; workspace: string };
+        if (FINISHED.has(task.state)) void host.closeSession(task.workspace);
+      });
+    },
+  };
+}

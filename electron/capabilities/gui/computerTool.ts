@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import type { ComputerAction, ComputerActionResult, RiskClass } from '../../contract/index.js';
+import { ComputerActionSchema } from '../../contract/index.js';
+import type { Point } from '../../runtime/gui/coordinates.js';
+import { ToolError, type CallClassification, type Tool } from '../../runtime/tools/types.js';
+import { abortable } from './abortable.js';
+import type { DesktopSession } from './desktopSession.js';
+import type { TaskDesktops } from './taskDesktops.js';
+
+const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait']);
+
+/** Where an action points, in model space (clicks, moves, scrolls, the start of a drag). */
+function pointOf(a: ComputerAction): Point | undefined {
+  if (a.action === 'click' || a.action === 'move' || a.action === 'scroll') return { x: a.x, y: a.y };
+  if (a.action === 'drag') return a.path[0];
+  return undefined;
+}
+
+/** True when a Docker engine is configured (local socket or DOCKER_HOST). */
+export function dockerConfigured(): boolean {
+  return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
+}
+
+function classifyAction(args: ComputerAction, session: DesktopSession | undefined): CallClassification {
+  if (READ_ONLY.has(args.action))
+    return { risks: ['read'], subject: '', readOnly: true, idempotent: true, insideWorkspace: true, preview: { summary: args.action } };
+  const point = pointOf(args);
+  const screen = point && session ? safeToScreen(session, point) : undefined;
+  const hit = screen && session ? session.targetAt(screen) : undefined;
+  const where = screen ? ` at screen (${screen.x}, ${screen.y})` : '';
+  const what = hit ? ` on ${hit.target.tag} "${hit.target.text.slice(0, 80)}"` : '';
+  const risks: RiskClass[] = hit?.risky && (args.action === 'click' || args.action === 'drag') ? ['payment'] : ['write'];
+  const summary =
+    args.action === 'type'
+      ? `type ${JSON.stringify(args.text.slice(0, 200))}`
+      : `${args.action}${what}${where}${hit?.risky ? ` — "${hit.risky.matched}" looks like a payment` : ''}`;
+  return {
+    risks,
+    // The sandbox is the task's own disposable desktop: GUI input stays inside it.
+    subject: hit ? hit.target.text.slice(0, 200) : '',
+    readOnly: false,
+    idempotent: false,
+    insideWorkspace: true,
+    preview: { summary, ...(hit?.markedScreenshot ? { screenshot: hit.markedScreenshot } : {}) },
+  };
+}
+
+function safeToScreen(session: DesktopSession, p: Point): Point | undefined {
+  try {
+    return session.space.toScreen(p);
+  } catch {
+    return undefined; // out of range: execute reports it as a typed error
+  }
+}
+
+/** Quiet time that counts as settled: after an action, and for an explicit `wait`. */
+const AFTER_ACTION = { frames: 4, intervalMs: 40 };
+const EXPLICIT_WAIT = { frames: 6, intervalMs: 50 };
+
+/** Settles by screen stability (never a fixed sleep), then refreshes what the page offers. */
+async function settle(session: DesktopSession, timeoutMs = 3_000, quiet = AFTER_ACTION): Promise<boolean> {
+  const { stable } = await session.sandbox.call('screen.waitStable', { ...quiet, timeoutMs }, timeoutMs + 10_000);
+  await session.refresh();
+  return stable;
+}
+
+async function perform(session: DesktopSession, a: ComputerAction, onFrame: FrameSink): Promise<ComputerActionResult> {
+  const { sandbox, space } = session;
+  const toScreen = (p: Point): Point => space.toScreen(p);
+  switch (a.action) {
+    case 'screenshot': {
+      const size = space.scaled ? { width: space.model.width, height: space.model.height } : {};
+      const shot = await sandbox.call('screen.capture', { format: 'png', ...size });
+      onFrame(session, shot.data, 'png', shot.width, shot.height);
+      return { action: a.action, screenshot: { format: 'png', width: shot.width, height: shot.height, data: shot.data } };
+    }
+    case 'cursor_position':
+      return { action: a.action, cursor: space.toModel(await sandbox.call('mouse.position', {})) };
+    case 'wait':
+      return { action: a.action, settled: await settle(session, a.timeoutMs, EXPLICIT_WAIT) };
+    case 'move':
+      await sandbox.call('mouse.move', toScreen(a));
+      break;
+    case 'click':
+      await sandbox.call('mouse.click', { ...toScreen(a), button: a.button, count: a.count });
+      break;
+    case 'drag': {
+      const points = a.path.map(toScreen);
+      for (let i = 1; i < points.length; i++) await sandbox.call('mouse.drag', { from: points[i - 1]!, to: points[i]! });
+      break;
+    }
+    case 'scroll':
+      await sandbox.call('mouse.scroll', { ...toScreen(a), dx: a.dx, dy: a.dy });
+      break;
+    case 'type':
+      await sandbox.call('keyboard.type', { text: a.text });
+      break;
+    case 'key':
+      await sandbox.call('keyboard.press', { keys: a.keys });
+      break;
+  }
+  const settled = await settle(session);
+  const frame = await sandbox.call('screen.capture', { format: 'jpeg', quality: 70 });
+  onFrame(session, frame.data, 'jpeg', frame.width, frame.height);
+  const cursor = await sandbox.call('mouse.position', {});
+  const point = pointOf(a);
+  return { action: a.action, cursor: space.toModel(cursor), settled, ...(point ? { screenPoint: toScreen(point) } : {}) };
+}
+
+/** Receives frames for the live view (`screen.frame`). */
+export type FrameSink = (session: DesktopSession, data: string, format: 'png' | 'jpeg', width: number, height: number) => void;
+
+/**
+ * `computer`: the one GUI action space (Anthropic/OpenAI computer use, UI-TARS normalize into it),
+ * acting on the task's disposable desktop. Coordinates are model space; the runtime converts.
+ * A click whose target reads Pay/Buy/Place order/支付/付款/购买/提交订单 is a payment: it waits
+ * for approval with the target marked on the screenshot.
+ */
+export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<ComputerAction> {
+  return {
+    name: 'computer',
+    title: 'Use the desktop',
+    description:
+      "Screenshot, move, click, drag, scroll, type (any language) and press keys on the task's sandboxed desktop. " +
+      "Coordinates are in the screenshot's pixel space.",
+    tier: 'gui',
+    capabilities: ['gui.computer'],
+    risk: 'payment',
+    readOnly: false,
+    idempotent: false,
+    input: ComputerActionSchema,
+    classify: (args, ctx) => classifyAction(args, desktops.peek(ctx.workspace)),
+    availability: () =>
+      dockerConfigured() ? { available: true } : { available: false, reason: 'no Docker engine (no /var/run/docker.sock, no DOCKER_HOST)' },
+    execute: async (args, ctx) => {
+      const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
+      if (session.takenOver)
+        throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
+      return abortable(perform(session, args, onFrame), ctx.signal);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { AgentDeskError } from '../../runtime/errors.js';
+import type { SandboxLimits } from '../sandbox/hardening.js';
+import { EGRESS_NETWORK, ensureEgressNetwork } from '../sandbox/egressNetwork.js';
+import { EgressProxy } from '../sandbox/egressProxy.js';
+import { SandboxDriver } from '../sandbox/sandboxDriver.js';
+import { WarmPool } from '../sandbox/warmPool.js';
+import { DesktopSession } from './desktopSession.js';
+
+/** How a runtime gets its desktops. */
+export interface TaskDesktopsOptions {
+  /** Resolves the image (reusing the content-hash tag; building it only when absent). */
+  image: () => Promise<string>;
+  owner: string;
+  /** Ready containers kept warm (0 = create on demand). */
+  poolSize?: number;
+  limits?: Partial<SandboxLimits>;
+  /** Hosts sandboxes may reach through the allowlisting proxy; empty keeps network `none`. */
+  egressAllow?: readonly string[];
+}
+
+/**
+ * One disposable desktop per task (keyed by the task's workspace, which the synchronous policy
+ * classification also knows), created on first use and destroyed when the task ends.
+ */
+export class TaskDesktops {
+  private driverPromise: Promise<SandboxDriver> | undefined;
+  private pool: WarmPool | undefined;
+  private readonly sessions = new Map<string, Promise<DesktopSession>>();
+  private readonly ready = new Map<string, DesktopSession>();
+  private proxy: EgressProxy | undefined;
+
+  /** Lists, destroys and reaps without resolving (or building) the image. */
+  readonly control: SandboxDriver;
+
+  constructor(private readonly opts: TaskDesktopsOptions) {
+    this.control = new SandboxDriver({ image: '', owner: opts.owner });
+  }
+
+  /** The driver (the image is resolved on first use). */
+  driver(): Promise<SandboxDriver> {
+    this.driverPromise ??= this.opts.image().then(async (image) => {
+      const limits = { ...this.opts.limits, ...(await this.egress()) };
+      const driver = new SandboxDriver({ image, owner: this.opts.owner, limits });
+      if ((this.opts.poolSize ?? 0) > 0) {
+        this.pool = new WarmPool(driver, this.opts.poolSize!);
+        this.pool.fill();
+      }
+      return driver;
+    });
+    return this.driverPromise;
+  }
+
+  // With an allowlist: the internal egress network, and the proxy on its gateway as the only way out.
+  private async egress(): Promise<Partial<SandboxLimits>> {
+    if (!this.opts.egressAllow?.length) return {};
+    const gateway = await ensureEgressNetwork(this.control.docker);
+    this.proxy = new EgressProxy(this.opts.egressAllow);
+    const port = await this.proxy.start(gateway);
+    return { network: EGRESS_NETWORK, proxy: `http://${gateway}:${port}` };
+  }
+
+  /** The task's desktop, acquiring one (warm if possible) on first use. */
+  forWorkspace(workspace: string, taskId: string): Promise<DesktopSession> {
+    let session = this.sessions.get(workspace);
+    if (!session) {
+      session = this.driver()
+        .then((driver) => (this.pool ? this.pool.acquire() : driver.create({ task: taskId })))
+        .then((sandbox) => {
+          const s = new DesktopSession(taskId, sandbox);
+          this.ready.set(workspace, s);
+          return s;
+        });
+      session.catch(() => this.sessions.delete(workspace));
+      this.sessions.set(workspace, session);
+    }
+    return session;
+  }
+
+  /** The task's desktop if it already exists (synchronous, for classification). */
+  peek(workspace: string): DesktopSession | undefined {
+    return this.ready.get(workspace);
+  }
+
+  /** The desktop of a task id, if it has one. */
+  byTask(taskId: string): DesktopSession | undefined {
+    return [...this.ready.values()].find((s) => s.taskId === taskId);
+  }
+
+  /** Destroys the task's desktop (task end). */
+  async release(workspace: string): Promise<void> {
+    const session = this.sessions.get(workspace);
+    this.sessions.delete(workspace);
+    this.ready.delete(workspace);
+    if (session) await (await session.catch(() => undefined))?.sandbox.destroy();
+  }
+
+  /** Removes containers a killed runtime of this owner left behind. */
+  async reapOrphans(): Promise<string[]> {
+    return this.control.reapOrphans();
+  }
+
+  /** Destroys every desktop and the warm pool. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((w) => this.release(w).catch(() => undefined)));
+    await this.pool?.close();
+    if (this.driverPromise) await (await this.driverPromise.catch(() => undefined))?.close();
+    await this.proxy?.close();
+  }
+
+  /** Requires a live desktop for a task id (takeover, screen.latest). */
+  require(taskId: string): DesktopSession {
+    const s = this.byTask(taskId);
+    if (!s) throw new AgentDeskError('not_found', `task ${taskId} has no desktop sandbox (it starts with the task's first GUI action)`);
+    return s;
+  }
+}

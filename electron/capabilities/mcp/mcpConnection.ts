@@ -1,0 +1,284 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Availability, McpServerConfig, McpServerState } from '../../contract/index.js';
+import { ToolError } from '../../runtime/tools/types.js';
+import type { CachedMcpTool } from './mcpConfigFile.js';
+
+/** Progress reported by a server during one call. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options shared by every connection of a manager. */
+export interface McpConnectionOptions {
+  clientVersion: string;
+  /** Delays between reconnect attempts after a server died (the last one repeats); [] turns reconnecting off. */
+  reconnectDelaysMs: readonly number[];
+  /** Told whenever the tool list was (re)discovered. */
+  onTools(server: string, tools: CachedMcpTool[]): void;
+  /** Told on every state change (for logs and events). */
+  onState?(server: string, state: McpServerState, reason: string | undefined): void;
+}
+
+const STDERR_TAIL = 2000;
+
+/**
+ * One MCP server: connects on demand, lists and calls tools, notices when the server dies or
+ * stops answering (its tools then report unavailable), and reconnects with backoff.
+ */
+export class McpConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private connecting: Promise<Client> | undefined;
+  private stateValue: McpServerState = 'idle';
+  private reasonValue: string | undefined;
+  private stderrTail = '';
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectAttempt = 0;
+  private closedByUs = false;
+  private calls = 0;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  /** Current state. */
+  get state(): McpServerState {
+    return this.stateValue;
+  }
+
+  /** Why the server is failed or closed. */
+  get reason(): string | undefined {
+    return this.reasonValue;
+  }
+
+  /** The child process id of a stdio server while it runs. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** Tool calls waiting for an answer right now. */
+  get inFlight(): number {
+    return this.calls;
+  }
+
+  /** The server's name and version once connected. */
+  get serverVersion(): { name: string; version: string } | undefined {
+    return this.client?.getServerVersion();
+  }
+
+  /** Tools of an idle server are offered (it connects on first use); a failed or closed one's are not. */
+  availability(): Availability {
+    if (!this.config.enabled) return { available: false, reason: `MCP server "${this.name}" is disabled` };
+    if (this.stateValue === 'failed' || this.stateValue === 'closed') {
+      return { available: false, reason: `MCP server "${this.name}" is ${this.stateValue}: ${this.reasonValue ?? 'unknown reason'}` };
+    }
+    return { available: true };
+  }
+
+  /** Connects (once; concurrent callers share the attempt) and returns the live client. */
+  async connect(): Promise<Client> {
+    if (this.client && this.stateValue === 'connected') return this.client;
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  /** Calls one tool; server-side tool errors and protocol errors are ToolErrors, a dead link is a retryable one. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; onProgress?: (p: McpProgress) => void },
+  ): Promise<CallToolResult> {
+    const client = await this.connect().catch((error: unknown) => {
+      throw new ToolError(`MCP server "${this.name}" cannot be reached: ${messageOf(error)}`, true, 'mcp_unavailable');
+    });
+    this.calls++;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: this.config.timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => opts.onProgress?.(p),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw this.callFailure(tool, error, opts.signal);
+    } finally {
+      this.calls--;
+    }
+  }
+
+  /** Resources and prompts the server lists (empty when it does not support them). */
+  async catalog(): Promise<{
+    resources: { uri: string; name: string; mimeType?: string }[];
+    prompts: { name: string; description?: string }[];
+  }> {
+    const client = await this.connect();
+    const caps = client.getServerCapabilities();
+    const resources = caps?.resources ? (await client.listResources()).resources : [];
+    const prompts = caps?.prompts ? (await client.listPrompts()).prompts : [];
+    return {
+      resources: resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.mimeType !== undefined && { mimeType: r.mimeType }) })),
+      prompts: prompts.map((p) => ({ name: p.name, ...(p.description !== undefined && { description: p.description }) })),
+    };
+  }
+
+  /** Disconnects for good (stops a stdio server); no reconnect follows. */
+  async close(): Promise<void> {
+    this.closedByUs = true;
+    clearTimeout(this.reconnectTimer);
+    await this.dropTransport();
+    this.setState('closed', 'closed by Agent Desk');
+  }
+
+  private async open(): Promise<Client> {
+    clearTimeout(this.reconnectTimer);
+    this.closedByUs = false;
+    this.setState('connecting', undefined);
+    const client = new Client({ name: 'agent-desk', version: this.options.clientVersion }, { capabilities: {} });
+    const transport = this.makeTransport();
+    // Only the current transport may mark the server dead: an old one closing late must not.
+    transport.onclose = () => {
+      if (this.transport === transport) this.lost(`the server ${this.describeExit()}`);
+    };
+    this.transport = transport;
+    try {
+      // Starting a server (npx, a cold Node) can take longer than a call may: give it at least 15 s.
+      await client.connect(transport, { timeout: Math.max(this.config.timeoutMs, 15_000) });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.discover(client).catch(() => undefined));
+      this.client = client;
+      await this.discover(client);
+      this.reconnectAttempt = 0;
+      this.setState('connected', undefined);
+      return client;
+    } catch (error) {
+      const reason = `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      this.transport = undefined;
+      await transport.close().catch(() => undefined);
+      this.lost(reason);
+      throw new Error(reason);
+    }
+  }
+
+  private async discover(client: Client): Promise<void> {
+    const tools: CachedMcpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      for (const t of page.tools) {
+        tools.push({
+          name: t.name,
+          ...(t.title !== undefined && { title: t.title }),
+          ...(t.description !== undefined && { description: t.description }),
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          ...(t.annotations !== undefined && { annotations: t.annotations as Record<string, unknown> }),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.options.onTools(this.name, tools);
+  }
+
+  private makeTransport(): Transport {
+    if (this.config.transport === 'http') {
+      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } });
+    }
+    const transport = new StdioClientTransport({
+      command: this.config.command,
+      args: this.config.args,
+      env: { ...getDefaultEnvironment(), ...this.config.env },
+      ...(this.config.cwd !== undefined && { cwd: this.config.cwd }),
+      stderr: 'pipe',
+    });
+    this.stderrTail = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    return transport;
+  }
+
+  /** The link is gone (exit, refused, hang): tools go unavailable and a reconnect is scheduled. */
+  private lost(reason: string): void {
+    this.client = undefined;
+    this.transport = undefined;
+    if (this.closedByUs) return;
+    this.setState('failed', reason);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const delays = this.options.reconnectDelaysMs;
+    if (delays.length === 0 || this.reconnectTimer !== undefined) return;
+    const delay = delays[Math.min(this.reconnectAttempt, delays.length - 1)]!;
+    this.reconnectAttempt++;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.stateValue === 'failed' && !this.closedByUs) void this.connect().catch(() => undefined);
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private callFailure(tool: string, error: unknown, signal: AbortSignal): Error {
+    if (signal.aborted) return new ToolError(`call of ${tool} on "${this.name}" was cancelled`, false, 'aborted');
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      const reason = `did not answer ${tool} within ${this.config.timeoutMs} ms`;
+      // A hung server would stall every later call too: drop it and let the router fall back.
+      this.abandon(reason);
+      return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_timeout');
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return new ToolError(
+        `MCP server "${this.name}" went away during ${tool}: ${this.reasonValue ?? error.message}`,
+        true,
+        'mcp_unavailable',
+      );
+    }
+    if (error instanceof McpError) return new ToolError(`MCP server "${this.name}" refused ${tool}: ${error.message}`, false, 'mcp_error');
+    // Anything else is the link itself (refused, reset, HTTP failure): treat the server as lost.
+    const reason = `failed during ${tool}: ${messageOf(error)}`;
+    this.abandon(reason);
+    return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_unavailable');
+  }
+
+  /** Marks the server lost at once (so routing stops offering it), then closes the old link in the background. */
+  private abandon(reason: string): void {
+    const transport = this.transport;
+    this.lost(reason);
+    if (transport instanceof StreamableHTTPClientTransport) void transport.terminateSession().catch(() => undefined);
+    void transport?.close().catch(() => undefined);
+  }
+
+  private async dropTransport(): Promise<void> {
+    const transport = this.transport;
+    this.transport = undefined;
+    this.client = undefined;
+    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
+  }
+
+  private describeExit(): string {
+    return `closed the connection${this.stderrHint()}`;
+  }
+
+  private stderrHint(): string {
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    return tail ? ` (stderr: ${tail.slice(-400)})` : '';
+  }
+
+  private setState(state: McpServerState, reason: string | undefined): void {
+    this.stateValue = state;
+    this.reasonValue = reason;
+    this.options.onState?.(this.name, state, reason);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

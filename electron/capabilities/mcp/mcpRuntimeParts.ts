@@ -1,0 +1,36 @@
+import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { Handlers } from '../../runtime/gateway/handlers.js';
+import type { AnyTool } from '../../runtime/tools/types.js';
+import { mcpHandlers } from './mcpHandlers.js';
+import { McpManager } from './mcpManager.js';
+
+/** What an entry point adds to RuntimeOptions for MCP, plus `attach` once the runtime exists. */
+export interface McpRuntimeParts {
+  manager: McpManager;
+  tools: readonly AnyTool[];
+  handlers: readonly ((rt: AgentRuntime) => Handlers)[];
+  onClose: readonly (() => Promise<void>)[];
+  attach(rt: AgentRuntime): void;
+}
+
+/**
+ * The MCP client wired for one runtime: tools from the last discovery (servers connect on first
+ * use), the `mcp.servers.*` handlers, and closing every connection with the runtime. A broken
+ * mcp.json does not stop the runtime: MCP tools are left out and `mcp servers list` reports it.
+ */
+export function mcpRuntimeParts(home: string, version: string): McpRuntimeParts {
+  const manager = new McpManager({ home, clientVersion: version });
+  let tools: AnyTool[] = [];
+  try {
+    tools = manager.cachedTools();
+  } catch (error) {
+    process.stderr.write(`agent-desk: MCP servers left out: ${(error as Error).message}\n`);
+  }
+  return {
+    manager,
+    tools,
+    handlers: [() => mcpHandlers(manager)],
+    onClose: [() => manager.close()],
+    attach: (rt) => manager.attach(rt.registry),
+  };
+}

@@ -1,0 +1,84 @@
+import type { ContainerCreateOptions } from 'dockerode';
+
+/** Labels every sandbox carries: how the driver finds its own containers (and orphans). */
+export const LABELS = {
+  sandbox: 'agent-desk.sandbox',
+  owner: 'agent-desk.owner',
+  pid: 'agent-desk.pid',
+  host: 'agent-desk.hostname',
+  task: 'agent-desk.task',
+} as const;
+
+/** Resource limits and network of one sandbox. */
+export interface SandboxLimits {
+  memoryBytes: number;
+  cpus: number;
+  pids: number;
+  /** `none` (default) or the name of an internal network the egress proxy serves. */
+  network: string;
+  screen: { width: number; height: number };
+  /** Host folder mounted at ~/workspace (the only host mount), if declared. */
+  workspace?: string;
+  /** The allowlisting egress proxy (`http://gateway:port`) when `network` is the egress network. */
+  proxy?: string;
+}
+
+/** The defaults: 2 GiB, 2 CPUs, 512 processes, no network, a 1280×800 screen. */
+export const DEFAULT_LIMITS: SandboxLimits = {
+  memoryBytes: 2 * 1024 ** 3,
+  cpus: 2,
+  pids: 512,
+  network: 'none',
+  screen: { width: 1280, height: 800 },
+};
+
+/** The sandbox user: the image's non-root `agent`. */
+export const SANDBOX_USER = '1000:1000';
+/** The home folder inside the sandbox (a tmpfs). */
+export const SANDBOX_HOME = '/home/agent';
+
+/**
+ * Container options with the hardening of ARCHITECTURE §7: no capabilities, no privilege gain,
+ * read-only root with tmpfs for /tmp and home, resource limits, non-root, no host mounts but the
+ * declared workspace, no network unless the egress proxy's network is named.
+ */
+export function hardenedCreateOptions(
+  image: string,
+  limits: SandboxLimits,
+  labels: Record<string, string>,
+  name: string,
+): ContainerCreateOptions {
+  const binds = limits.workspace ? [`${limits.workspace}:${SANDBOX_HOME}/workspace:rw`] : [];
+  return {
+    name,
+    Image: image,
+    User: SANDBOX_USER,
+    Env: [
+      `SCREEN=${limits.screen.width}x${limits.screen.height}`,
+      ...(limits.proxy ? ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].map((k) => `${k}=${limits.proxy}`) : []),
+    ],
+    Labels: { ...labels, [LABELS.sandbox]: '1' },
+    NetworkDisabled: limits.network === 'none',
+    StopTimeout: 1,
+    HostConfig: {
+      Init: true,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Privileged: false,
+      Tmpfs: {
+        '/tmp': 'rw,nosuid,nodev,size=512m',
+        [SANDBOX_HOME]: 'rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700',
+      },
+      ShmSize: 256 * 1024 ** 2,
+      Memory: limits.memoryBytes,
+      MemorySwap: limits.memoryBytes,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      PidsLimit: limits.pids,
+      NetworkMode: limits.network,
+      IpcMode: 'private',
+      Binds: binds,
+      AutoRemove: false,
+    },
+  };
+}

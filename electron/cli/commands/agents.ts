@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { agentsFor } from '../../runtime/agents/index.js';
+import { withRuntime } from '../openRuntime.js';
+import { printJson, row } from '../output.js';
+
+/** `agent-desk agents list|create|delete`. */
+export function registerAgents(program: Command): void {
+  const agents = program.command('agents').description('agent definitions for sub-agents, cron jobs and the queue');
+  agents
+    .command('list')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      withRuntime(opts.json, (rt) => {
+        const list = agentsFor(rt).list();
+        if (opts.json) return printJson({ agents: list });
+        for (const a of list) console.log(row([a.name, a.model ?? '-', a.tools.join(','), String(a.maxConcurrent), a.description], [20, 24, 20, 3, 0]));
+      }),
+    );
+  agents
+    .command('create <name>')
+    .option('--model <model>', 'model for goal tasks')
+    .option('--tools <patterns>', 'comma-separated tool allowlist (default *)')
+    .option('--workspace <dir>', 'fixed workspace')
+    .option('--max-concurrent <n>', 'background tasks at once')
+    .option('--description <text>', 'what the agent is for')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { model?: string; tools?: string; workspace?: string; maxConcurrent?: string; description?: string; json?: boolean }) =>
+      withRuntime(opts.json, (rt) => {
+        const agent = agentsFor(rt).create({
+          name,
+          ...(opts.model && { model: opts.model }),
+          ...(opts.tools && { tools: opts.tools.split(',') }),
+          ...(opts.workspace && { workspace: opts.workspace }),
+          ...(opts.maxConcurrent && { maxConcurrent: Number(opts.maxConcurrent) }),
+          ...(opts.description && { description: opts.description }),
+        });
+        if (opts.json) return printJson(agent);
+        console.log(`created agent ${agent.name}`);
+      }),
+    );
+  agents
+    .command('delete <name>')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) =>
+      withRuntime(opts.json, (rt) => {
+        const deleted = agentsFor(rt).remove(name);
+        if (opts.json) return printJson({ deleted });
+        console.log(deleted ? `deleted ${name}` : `no agent ${name}`);
+      }),
+    );
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ConfigSchema } from '../../contract/index.js';
+import { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { schedulerFor } from '../../runtime/scheduler/index.js';
+import { printJson, reportError } from '../output.js';
+
+/** A small background task: a read, then a durable write in its workspace, checked at the end. */
+const PLAYBOOK = `name: bench-queue
+inputs:
+  n: { type: number, required: true }
+steps:
+  - id: compute
+    tool: echo
+    args: { value: "\${inputs.n}" }
+  - id: write
+    tool: fs.write
+    args: { path: out.txt, content: "task \${inputs.n}\\n" }
+acceptance:
+  - { type: file_exists, path: out.txt }
+`;
+
+/**
+ * Queues `n` tasks in a fresh SQLite file and runs them with `concurrency` workers in this process;
+ * reports throughput and the process's peak resident memory.
+ */
+export async function benchQueue(n: number, concurrency: number): Promise<Record<string, unknown>> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-queue-'));
+  const config = ConfigSchema.parse({ scheduler: { concurrency } });
+  const rt = new AgentRuntime({ home, config });
+  try {
+    const scheduler = schedulerFor(rt);
+    const enqueueStart = process.hrtime.bigint();
+    rt.store.transaction(() => {
+      for (let i = 0; i < n; i++) {
+        const task = rt.engine.create({ title: 'bench', plan: { kind: 'playbook', source: PLAYBOOK, baseDir: home }, inputs: { n: i } });
+        scheduler.queue.add(task.id);
+      }
+    });
+    const enqueueMs = Number(process.hrtime.bigint() - enqueueStart) / 1e6;
+    const started = process.hrtime.bigint();
+    scheduler.queue.start();
+    await scheduler.queue.drain();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const succeeded = rt.store.tasks.list({ state: 'succeeded', limit: n + 1 }).length;
+    const counts = scheduler.queue.counts();
+    if (succeeded !== n || counts.done !== n) throw new Error(`bench queue: ${succeeded}/${n} tasks succeeded, ${counts.done} entries done`);
+    return {
+      tasks: n,
+      concurrency,
+      stepsPerTask: 2,
+      tasksPerSecond: Math.round((n / seconds) * 10) / 10,
+      seconds: Math.round(seconds * 100) / 100,
+      enqueueMs: Math.round(enqueueMs),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      succeeded,
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    };
+  } finally {
+    await rt.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Registers `bench queue` on the `bench` command. */
+export function registerBenchQueue(bench: Command): void {
+  bench
+    .command('queue')
+    .description('background queue throughput: queued playbook tasks run with a concurrency limit')
+    .option('--tasks <n>', 'number of tasks', '1000')
+    .option('--concurrency <n>', 'tasks at once', '4')
+    .option('--json', 'print JSON (the default)')
+    .action(async (opts: { tasks: string; concurrency: string; json?: boolean }) => {
+      try {
+        printJson(await benchQueue(Number(opts.tasks), Number(opts.concurrency)));
+      } catch (error) {
+        process.exitCode = reportError(error, Boolean(opts.json));
+      }
+    });
+}

@@ -1,0 +1,97 @@
+import os from 'node:os';
+import type { Command } from 'commander';
+import { streamFrames } from '../../capabilities/gui/frameStream.js';
+import { buildDesktopImage, sandboxSourceRoot } from '../../capabilities/sandbox/imageBuilder.js';
+import { SandboxDriver } from '../../capabilities/sandbox/sandboxDriver.js';
+import { WarmPool } from '../../capabilities/sandbox/warmPool.js';
+import { printJson, reportError } from '../output.js';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const ms = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e6;
+const round = (x: number): number => Math.round(x * 10) / 10;
+
+/**
+ * Sandbox figures (medians): cold start → first screenshot, warm-pool acquire → first screenshot,
+ * 1280×800 PNG screenshot round trip, live-stream frames per second.
+ */
+export async function benchSandbox(runs: number, streamSeconds: number): Promise<Record<string, unknown>> {
+  const { image } = await buildDesktopImage({ root: sandboxSourceRoot() });
+  const driver = new SandboxDriver({ image, owner: `bench-${process.pid}` });
+  try {
+    await (await driver.create()).destroy(); // warm-up: page cache, image layers
+    const cold: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = process.hrtime.bigint();
+      const s = await driver.create();
+      await s.call('screen.capture', { format: 'png' });
+      cold.push(ms(t));
+      await s.destroy();
+    }
+    const pool = new WarmPool(driver, 1);
+    const warm: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      pool.fill();
+      await pool.whenFull();
+      const t = process.hrtime.bigint();
+      const s = await pool.acquire();
+      await s.call('screen.capture', { format: 'png' });
+      warm.push(ms(t));
+      await s.destroy();
+    }
+    await pool.close();
+    const sandbox = await driver.create();
+    const rtt: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t = process.hrtime.bigint();
+      await sandbox.call('screen.capture', { format: 'png' });
+      rtt.push(ms(t));
+    }
+    let frames = 0;
+    const stop = streamFrames(sandbox, () => frames++, { inFlight: 2, quality: 70 });
+    const t = process.hrtime.bigint();
+    await new Promise((r) => setTimeout(r, streamSeconds * 1000));
+    await stop();
+    const fps = frames / (ms(t) / 1000);
+    return {
+      image,
+      runs,
+      coldStartToFirstScreenshotMs: round(median(cold)),
+      warmAcquireToFirstScreenshotMs: round(median(warm)),
+      screenshotRoundTripMs1280x800Png: round(median(rtt)),
+      liveStreamFps: round(fps),
+      goals: { coldMs: 1500, warmMs: 150, roundTripMs: 60, fps: 10 },
+      samples: { cold: cold.map(round), warm: warm.map(round) },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        docker: process.env.DOCKER_HOST ?? 'local socket',
+      },
+    };
+  } finally {
+    await driver.close();
+  }
+}
+
+/** Registers `agent-desk bench sandbox` on the bench command. */
+export function registerBenchSandbox(bench: Command): void {
+  bench
+    .command('sandbox')
+    .description('desktop sandbox: cold start, warm acquire, screenshot round trip, live fps')
+    .option('--runs <n>', 'timed runs for cold and warm (the median is reported)', '5')
+    .option('--stream-seconds <n>', 'how long to measure the live stream', '5')
+    .option('--json', 'print JSON (the default)')
+    .action(async (opts: { runs: string; streamSeconds: string; json?: boolean }) => {
+      try {
+        const figures = await benchSandbox(Number(opts.runs), Number(opts.streamSeconds));
+        if (opts.json) printJson(figures);
+        else console.log(JSON.stringify(figures));
+      } catch (error) {
+        process.exitCode = reportError(error, Boolean(opts.json));
+      }
+    });
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ScopeSchema, type MethodName, type Scope } from '../../contract/index.js';
+import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpServe.js';
+import { AgentDeskError } from '../../runtime/errors.js';
+import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { openRuntime, withRuntime } from '../openRuntime.js';
+import { parsePairs, printJson, reportError, row } from '../output.js';
+
+const DEFAULT_SCOPES = 'operator.read,operator.write';
+
+/** `agent-desk mcp serve|servers …`: Agent Desk as an MCP server, and the MCP servers it uses. */
+export function registerMcp(program: Command): void {
+  const mcp = program.command('mcp').description('MCP: serve Agent Desk to MCP clients, manage the MCP servers it uses');
+  mcp
+    .command('serve')
+    .description('serve Agent Desk over MCP (stdio by default; --http for Streamable HTTP)')
+    .option('--http', 'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio')
+    .option('--host <host>', 'address to bind (HTTP)', '127.0.0.1')
+    .option('--port <port>', 'port (HTTP; 0 = any free port)', '7718')
+    .option('--token <token>', 'bearer token (HTTP; default AGENT_DESK_MCP_TOKEN or a new random one)')
+    .option('--scopes <list>', `scopes granted to MCP clients (add operator.approvals to let them decide)`, DEFAULT_SCOPES)
+    .action(async (opts: { http?: boolean; host: string; port: string; token?: string; scopes: string }) => {
+      let rt: AgentRuntime | undefined;
+      try {
+        const scopes = parseScopes(opts.scopes);
+        rt = openRuntime();
+        if (!opts.http) return await serveMcpStdio(rt, { scopes, clientId: 'mcp:stdio' });
+        const token = opts.token ?? process.env.AGENT_DESK_MCP_TOKEN ?? randomBytes(24).toString('base64url');
+        const endpoint = await serveMcpHttp(rt, {
+          host: opts.host,
+          port: Number(opts.port),
+          token,
+          identity: { scopes, clientId: 'mcp:http' },
+        });
+        const info = path.join(rt.options.home, 'mcp-server.json');
+        writeFileSync(info, JSON.stringify({ url: endpoint.url, token, pid: process.pid }, null, 2), { mode: 0o600 });
+        console.log(`Agent Desk MCP server at ${endpoint.url} (bearer token in ${info})`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await endpoint.close();
+      } catch (error) {
+        process.exitCode = reportError(error, false);
+      } finally {
+        await rt?.close().catch(() => undefined);
+      }
+    });
+
+  const servers = mcp.command('servers').description('the MCP servers Agent Desk connects to ($AGENT_DESK_HOME/mcp.json)');
+  servers
+    .command('list')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      callAdmin(opts.json, 'mcp.servers.list', {}, (r) => {
+        for (const s of (r as { servers: { name: string; state: string; transport: string; tools: unknown[]; reason?: string }[] }).servers)
+          console.log(row([s.name, s.transport, s.state, `${s.tools.length} tools`, s.reason ?? ''], [20, 6, 11, 10, 0]));
+      }),
+    );
+  servers
+    .command('add <name> [command...]')
+    .description('add a server: `add fs -- npx -y @modelcontextprotocol/server-filesystem /data` or `add web --url http://…/mcp`')
+    .option('--url <url>', 'a Streamable HTTP server')
+    .option('--header <k=v...>', 'HTTP header (repeatable)', [])
+    .option('--env <k=v...>', 'environment for a stdio server (repeatable)', [])
+    .option('--timeout <ms>', 'per-call timeout in ms')
+    .option('--replace', 'replace an existing server of that name')
+    .option('--json', 'print JSON')
+    .action(
+      (
+        name: string,
+        command: string[],
+        opts: { url?: string; header: string[]; env: string[]; timeout?: string; replace?: boolean; json?: boolean },
+      ) => {
+        const timeout = opts.timeout === undefined ? {} : { timeoutMs: Number(opts.timeout) };
+        const server = opts.url
+          ? { transport: 'http', url: opts.url, headers: parsePairs(opts.header), ...timeout }
+          : { transport: 'stdio', command: command[0] ?? '', args: command.slice(1), env: parsePairs(opts.env), ...timeout };
+        return callAdmin(opts.json, 'mcp.servers.add', { name, server, replace: Boolean(opts.replace) }, (r) => printStatus(r));
+      },
+    );
+  servers
+    .command('remove <name>')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) =>
+      callAdmin(opts.json, 'mcp.servers.remove', { name }, (r) =>
+        console.log((r as { removed: boolean }).removed ? `removed ${name}` : `no server named ${name}`),
+      ),
+    );
+  servers
+    .command('test <name>')
+    .description('connect and list tools, resources and prompts')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) => callAdmin(opts.json, 'mcp.servers.test', { name }, (r) => printStatus(r)));
+}
+
+/** Runs an mcp.servers method through the method table as the local admin (the CLI owns the data folder). */
+function callAdmin(json: boolean | undefined, method: MethodName, params: unknown, print: (result: unknown) => void): Promise<void> {
+  return withRuntime(json, async (rt) => {
+    const response = await rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ['operator.admin'], clientId: 'cli' });
+    if ('error' in response && response.error)
+      throw new AgentDeskError(response.error.code, response.error.message, response.error.details);
+    const result = (response as { result: unknown }).result;
+    if (json) printJson(result);
+    else print(result);
+  });
+}
+
+function printStatus(result: unknown): void {
+  const s = result as { name: string; state: string; reason?: string; tools: { name: string; risk: string }[] };
+  console.log(`${s.name}: ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
+  for (const t of s.tools) console.log(row([`  ${t.name}`, t.risk], [50, 0]));
+}
+
+function parseScopes(list: string): Scope[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const parsed = ScopeSchema.safeParse(s);
+      if (!parsed.success) throw new AgentDeskError('invalid_params', `unknown scope "${s}"; use ${ScopeSchema.options.join(', ')}`);
+      return parsed.data;
+    });
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { AgentDeskError } from '../../runtime/errors.js';
+import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
+import { parsePlaybook } from '../../runtime/planning/playbook/parse.js';
+import { schedulerFor } from '../../runtime/scheduler/index.js';
+import { withRuntime } from '../openRuntime.js';
+import { parsePairs, printJson } from '../output.js';
+
+interface AddOptions {
+  input: string[];
+  count: string;
+  agent?: string;
+  json?: boolean;
+}
+
+/** `agent-desk queue add|work|status`: the background queue. */
+export function registerQueue(program: Command): void {
+  const queue = program.command('queue').description('background tasks, run with a concurrency limit');
+  queue
+    .command('add <playbook>')
+    .description('queue tasks from a playbook; `{n}` in an input value becomes the copy number')
+    .option('-i, --input <key=value>', 'an input value (repeatable)', (v: string, all: string[]) => [...all, v], [])
+    .option('--count <n>', 'how many copies', '1')
+    .option('--agent <name>', 'run as this agent (its concurrency limit applies)')
+    .option('--json', 'print JSON')
+    .action((file: string, opts: AddOptions) =>
+      withRuntime(opts.json, (rt) => {
+        const absolute = path.resolve(file);
+        const source = readFileSync(absolute, 'utf8');
+        const playbook = parsePlaybook(source, { toolInput: (name) => rt.registry.get(name)?.input, source: file });
+        if (secretInputNames(playbook).length > 0) throw new AgentDeskError('invalid_params', 'queued tasks cannot take secret inputs');
+        const given = parsePairs(opts.input);
+        const scheduler = schedulerFor(rt);
+        const ids = rt.store.transaction(() =>
+          Array.from({ length: Number(opts.count) }, (_, n) => {
+            const inputs = bindInputs(playbook, Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])));
+            const task = rt.engine.create({
+              title: playbook.name,
+              plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },
+              inputs: inputs.values,
+              budget: { ...rt.options.config.budget, ...playbook.budget },
+            });
+            if (opts.agent) scheduler.agents.assign(task.id, opts.agent);
+            scheduler.queue.add(task.id, { ...(opts.agent && { agentId: opts.agent }) });
+            return task.id;
+          }),
+        );
+        if (opts.json) return printJson({ queued: ids.length, taskIds: ids });
+        console.log(`queued ${ids.length} task(s)`);
+      }),
+    );
+  queue
+    .command('work')
+    .description('run queued tasks until none is left (taking over those a dead worker left)')
+    .option('--concurrency <n>', 'tasks at once (default: scheduler.concurrency in config.json, else 4)')
+    .option('--json', 'print JSON')
+    .action((opts: { concurrency?: string; json?: boolean }) =>
+      withRuntime(opts.json, async (rt) => {
+        const scheduler = schedulerFor(rt, opts.concurrency === undefined ? {} : { concurrency: Number(opts.concurrency) });
+        scheduler.queue.start();
+        await scheduler.queue.drain();
+        const counts = scheduler.queue.counts();
+        if (opts.json) return printJson(counts);
+        console.log(`queue: ${counts.done} done, ${counts.pending} pending, ${counts.running} running elsewhere`);
+      }),
+    );
+  queue
+    .command('status')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      withRuntime(opts.json, (rt) => {
+        const counts = schedulerFor(rt).queue.counts();
+        if (opts.json) return printJson(counts);
+        console.log(`queue: ${counts.pending} pending, ${counts.running} running, ${counts.done} done`);
+      }),
+    );
+}

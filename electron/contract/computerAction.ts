@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { KeyNameSchema } from './sandboxProtocol.js';
+
+// One computer action space for every model family: Anthropic's computer-use tool, OpenAI's
+// computer-use tool and UI-TARS-style action strings all normalize into it. Coordinates are in
+// the MODEL space (the screenshot size the model saw); the runtime converts them to the screen.
+
+const Coord = z.number().int().min(0).max(16_384);
+/** A point in model space. */
+export const ModelPointSchema = z.object({ x: Coord, y: Coord }).strict();
+
+/** One computer action. */
+export const ComputerActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('screenshot') }).strict(),
+  z.object({ action: z.literal('cursor_position') }).strict(),
+  z.object({ action: z.literal('move'), x: Coord, y: Coord }).strict(),
+  z
+    .object({
+      action: z.literal('click'),
+      x: Coord,
+      y: Coord,
+      button: z.enum(['left', 'right', 'middle']).default('left'),
+      count: z.number().int().min(1).max(3).default(1),
+    })
+    .strict(),
+  z.object({ action: z.literal('drag'), path: z.array(ModelPointSchema).min(2).max(100) }).strict(),
+  z
+    .object({
+      action: z.literal('scroll'),
+      x: Coord,
+      y: Coord,
+      /** Wheel steps; positive = down / right. */
+      dx: z.number().int().min(-100).max(100).default(0),
+      dy: z.number().int().min(-100).max(100).default(0),
+    })
+    .strict(),
+  z.object({ action: z.literal('type'), text: z.string().min(1).max(20_000) }).strict(),
+  z.object({ action: z.literal('key'), keys: z.array(KeyNameSchema).min(1).max(6) }).strict(),
+  /** Waits for the screen to settle (never a fixed sleep), at most `timeoutMs`. */
+  z.object({ action: z.literal('wait'), timeoutMs: z.number().int().min(50).max(60_000).default(2_000) }).strict(),
+]);
+/** One computer action. */
+export type ComputerAction = z.infer<typeof ComputerActionSchema>;
+/** A computer action's name. */
+export type ComputerActionName = ComputerAction['action'];
+
+/** What a computer action returns to the planner. */
+export const ComputerActionResultSchema = z.object({
+  action: z.string(),
+  /** Where the pointer ended, in model space. */
+  cursor: ModelPointSchema.optional(),
+  /** The screen point the action hit (for the trace). */
+  screenPoint: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
+  settled: z.boolean().optional(),
+  screenshot: z.object({ format: z.enum(['png', 'jpeg']), width: z.number().int(), height: z.number().int(), data: z.string() }).optional(),
+});
+/** A computer action's result. */
+export type ComputerActionResult = z.infer<typeof ComputerActionResultSchema>;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { MethodSpec } from './methods.js';
+import { RiskClassSchema } from './tool.js';
+
+const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
+
+/** An MCP server's local name; it becomes the middle of `mcp__<server>__<tool>`, so no `__`. */
+export const McpServerNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_)){0,39}$/, 'letters, digits, "-" or single "_", at most 40, starting with a letter or digit');
+
+const ServerCommon = {
+  /** Per-call timeout; a call that exceeds it marks the server unresponsive so the router falls back. */
+  timeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  /** tool name → capabilities it provides (e.g. `file.read`), so the router can fall back across tiers. */
+  capabilities: z.record(z.string(), z.array(z.string().min(1))).default({}),
+  enabled: z.boolean().default(true),
+};
+
+/** A server started as a child process speaking MCP over stdio. */
+export const McpStdioServerSchema = z
+  .object({
+    transport: z.literal('stdio'),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    ...ServerCommon,
+  })
+  .strict();
+
+/** A server reached over MCP Streamable HTTP. */
+export const McpHttpServerSchema = z
+  .object({
+    transport: z.literal('http'),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: z.record(z.string(), z.string()).default({}),
+    ...ServerCommon,
+  })
+  .strict();
+
+/** How to reach one MCP server (`$AGENT_DESK_HOME/mcp.json` → `servers.<name>`). */
+export const McpServerConfigSchema = z.discriminatedUnion('transport', [McpStdioServerSchema, McpHttpServerSchema]);
+/** An MCP server's configuration. */
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+
+/** The MCP config file: named servers. */
+export const McpConfigFileSchema = z.object({ servers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}) }).strict();
+/** The parsed MCP config file. */
+export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
+
+/** Connection state of one server. */
+export const McpServerStateSchema = z.enum(['idle', 'connecting', 'connected', 'failed', 'closed']);
+/** A connection state. */
+export type McpServerState = z.infer<typeof McpServerStateSchema>;
+
+/** One tool a server offers, as Agent Desk registered it. */
+export const McpToolSummarySchema = z.object({
+  name: z.string(),
+  /** The name on the server. */
+  remoteName: z.string(),
+  description: z.string(),
+  risk: RiskClassSchema,
+});
+/** A tool summary. */
+export type McpToolSummary = z.infer<typeof McpToolSummarySchema>;
+
+/** A server as `mcp.servers.list` shows it. */
+export const McpServerStatusSchema = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  enabled: z.boolean(),
+  state: McpServerStateSchema,
+  /** Why the server is not usable (exited, timed out, refused…). */
+  reason: z.string().optional(),
+  tools: z.array(McpToolSummarySchema),
+});
+/** A server status. */
+export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
+
+/** What `mcp.servers.test` found on a live connection. */
+export const McpServerProbeSchema = McpServerStatusSchema.extend({
+  resources: z.array(z.object({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })),
+  prompts: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+  serverVersion: z.object({ name: z.string(), version: z.string() }).optional(),
+});
+/** A probe result. */
+export type McpServerProbe = z.infer<typeof McpServerProbeSchema>;
+
+const ServerRef = z.object({ name: McpServerNameSchema }).strict();
+
+/** MCP client methods: configured servers, their state and tools. Adding or testing one may start a process. */
+export const McpMethods = {
+  'mcp.servers.list': spec({
+    params: z.object({}).strict().default({}),
+    result: z.object({ servers: z.array(McpServerStatusSchema) }),
+    scope: 'operator.read',
+    sideEffect: false,
+    description: 'Configured MCP servers with their connection state and tools.',
+  }),
+  'mcp.servers.add': spec({
+    params: z.object({ name: McpServerNameSchema, server: McpServerConfigSchema, replace: z.boolean().default(false) }).strict(),
+    result: McpServerStatusSchema,
+    scope: 'operator.admin',
+    sideEffect: true,
+    description: 'Add (or with `replace`, change) an MCP server, save it and connect to discover its tools.',
+  }),
+  'mcp.servers.remove': spec({
+    params: ServerRef,
+    result: z.object({ removed: z.boolean() }),
+    scope: 'operator.admin',
+    sideEffect: true,
+    description: 'Disconnect an MCP server, unregister its tools and remove it from the config.',
+  }),
+  'mcp.servers.test': spec({
+    params: ServerRef,
+    result: McpServerProbeSchema,
+    scope: 'operator.admin',
+    sideEffect: false,
+    description: 'Connect to a configured server and list its tools, resources and prompts.',
+  }),
+} as const;

@@ -1,0 +1,56 @@
+import { AgentSpecSchema, type Agent, type AgentSpec } from '../../contract/index.js';
+import type { AgentRuntime } from '../agentRuntime.js';
+import { isoAt, systemClock, type Clock } from '../clock.js';
+import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { AgentRepo } from '../store/agentRepo.js';
+
+/** Agent definitions: model, tool allowlist, policy profile, workspace, budgets, concurrency. */
+export class AgentService {
+  readonly repo: AgentRepo;
+  private readonly clock: Clock;
+
+  constructor(rt: AgentRuntime) {
+    this.repo = new AgentRepo(rt.store.db);
+    this.clock = rt.options.clock ?? systemClock;
+  }
+
+  list(): Agent[] {
+    return this.repo.list();
+  }
+
+  get(name: string): Agent {
+    const agent = this.repo.get(name);
+    if (!agent) throw new AgentDeskError('not_found', `no agent "${name}"; agents.list shows the defined ones`);
+    return agent;
+  }
+
+  create(input: unknown): Agent {
+    const spec = parse(input);
+    if (this.repo.get(spec.name)) throw new AgentDeskError('conflict', `agent "${spec.name}" already exists; use agents.update`);
+    const now = isoAt(this.clock.now());
+    const agent: Agent = { ...spec, createdAt: now, updatedAt: now };
+    this.repo.save(agent);
+    return agent;
+  }
+
+  update(name: string, patch: Partial<Omit<AgentSpec, 'name'>>): Agent {
+    const { createdAt, updatedAt: _old, ...current } = this.get(name);
+    void _old;
+    const agent: Agent = { ...parse({ ...current, ...patch, name }), createdAt, updatedAt: isoAt(this.clock.now()) };
+    this.repo.save(agent);
+    return agent;
+  }
+
+  remove(name: string): boolean {
+    return this.repo.remove(name);
+  }
+}
+
+function parse(input: unknown): AgentSpec {
+  const parsed = AgentSpecSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error.issues);
+    throw new AgentDeskError('invalid_params', `invalid agent:\n${describeIssues(issues)}`, { issues });
+  }
+  return parsed.data;
+}

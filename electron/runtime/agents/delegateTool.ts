@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { Agent, Task } from '../../contract/index.js';
+import type { AgentRuntime } from '../agentRuntime.js';
+import { systemClock } from '../clock.js';
+import { isTerminal } from '../engine/stateMachine.js';
+import type { TaskSpec } from '../engine/taskEngine.js';
+import { bindInputs } from '../planning/playbook/inputs.js';
+import { parsePlaybook } from '../planning/playbook/parse.js';
+import { ToolError, type Tool, type ToolContext } from '../tools/types.js';
+import type { AgentService } from './agentService.js';
+import { agentChain, checkDelegation } from './delegation.js';
+
+const ChildSchema = z
+  .object({
+    agent: z.string().min(1).max(64).describe('The agent to delegate to.'),
+    goal: z.string().min(1).max(20_000).optional().describe('What the sub-agent should achieve.'),
+    playbook: z.string().min(1).max(200_000).optional().describe('Playbook YAML the sub-agent runs instead of a goal.'),
+    inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    title: z.string().max(200).optional(),
+  })
+  .strict()
+  .refine((c) => (c.goal === undefined) !== (c.playbook === undefined), { message: 'give exactly one of goal or playbook' });
+
+/** Arguments of `agents.delegate`. */
+export const DelegateInputSchema = z
+  .object({
+    children: z.array(ChildSchema).min(1).max(8).describe('Sub-tasks, run in parallel; the call returns when all have ended.'),
+    timeoutMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe('A child still running after this is cancelled.'),
+  })
+  .strict();
+type DelegateArgs = z.output<typeof DelegateInputSchema>;
+type ChildArgs = DelegateArgs['children'][number];
+
+/** One child's outcome, as the parent sees it. */
+interface ChildOutcome {
+  taskId: string;
+  agent: string;
+  state: Task['state'];
+  reason?: string;
+  checks: { name: string; passed: boolean }[];
+}
+
+function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
+  const budget = { ...rt.options.config.budget, ...agent.budget };
+  const workspace = agent.workspace === undefined ? {} : { workspace: agent.workspace };
+  if (child.goal !== undefined) {
+    return { title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`, plan: { kind: 'goal', goal: child.goal }, inputs: {}, budget, ...workspace };
+  }
+  const playbook = parsePlaybook(child.playbook!, { toolInput: (name) => rt.registry.get(name)?.input });
+  const inputs = bindInputs(playbook, child.inputs);
+  return {
+    title: child.title ?? `${agent.name}: ${playbook.name}`,
+    plan: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.options.home) },
+    inputs: inputs.values,
+    budget: { ...budget, ...playbook.budget },
+    ...workspace,
+  };
+}
+
+/**
+ * `agents.delegate`: starts one child task per entry, each as its agent with its own budget and
+ * workspace, runs them in parallel while the parent waits, and succeeds only when every child
+ * succeeded (its own acceptance checks passed). Children are found again by the call's
+ * idempotency key, so a re-run after a crash waits for the same children instead of new ones.
+ */
+export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<DelegateArgs> {
+  const clock = rt.options.clock ?? systemClock;
+
+  const startOrFind = (ctx: ToolContext, child: ChildArgs, index: number, chain: string[]): { taskId: string; agent: string } => {
+    const callKey = `${ctx.idempotencyKey}#${index}`;
+    const earlier = agents.repo.delegation(ctx.taskId, callKey);
+    if (earlier) return { taskId: earlier.childTaskId, agent: earlier.agent };
+    checkDelegation(chain, child.agent);
+    const agent = agents.repo.get(child.agent);
+    if (!agent) throw new ToolError(`no agent "${child.agent}" to delegate to; define it with agents.create`, false, 'not_found');
+    return rt.store.transaction(() => {
+      const task = rt.engine.create(childSpec(rt, agent, child));
+      rt.store.tasks.setParent(task.id, ctx.taskId);
+      agents.repo.assign(task.id, agent.name);
+      agents.repo.recordDelegation({ parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name }, new Date(clock.now()).toISOString());
+      rt.trace.append(ctx.taskId, 'delegation.started', { childTaskId: task.id, agent: agent.name, title: task.title }, ctx.stepId);
+      rt.trace.append(task.id, 'delegation.started', { parentTaskId: ctx.taskId, agent: agent.name });
+      return { taskId: task.id, agent: agent.name };
+    });
+  };
+
+  const runChild = async (taskId: string, timeoutMs: number, signal: AbortSignal): Promise<Task> => {
+    const current = rt.engine.get(taskId);
+    if (isTerminal(current.state)) return current;
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const timeout = clock.sleep(timeoutMs, timer.signal).then(
+      () => 'timeout' as const,
+      () => 'aborted' as const,
+    );
+    const run = rt.engine.isRunningHere(taskId) ? waitUntilIdle(rt, taskId) : rt.engine.run(taskId, { detachOnApproval: false });
+    const first = await Promise.race([run.then(() => 'done' as const), timeout]);
+    if (first !== 'done') {
+      const task = rt.engine.get(taskId);
+      const reason = first === 'timeout' ? `timed out after ${timeoutMs} ms` : 'the parent task was stopped';
+      if (!isTerminal(task.state)) rt.engine.cancel(taskId, `sub-agent ${reason}`);
+      await run.catch(() => undefined);
+    }
+    timer.abort();
+    signal.removeEventListener('abort', stop);
+    return rt.engine.get(taskId);
+  };
+
+  return {
+    name: 'agents.delegate',
+    title: 'Delegate to sub-agents',
+    description:
+      'Starts child tasks for other agents (each with its own budget and workspace), runs them in parallel, and waits. Fails unless every child succeeds.',
+    tier: 'api',
+    capabilities: ['agents.delegate'],
+    // Each child's own calls pass the policy gate; starting them touches nothing outside the runtime.
+    risk: 'write',
+    readOnly: false,
+    idempotent: true,
+    input: DelegateInputSchema as z.ZodType<DelegateArgs>,
+    classify: (args) => ({
+      risks: ['write'],
+      subject: `agents:${args.children.map((c) => c.agent).join(',')}`,
+      readOnly: false,
+      idempotent: true,
+      insideWorkspace: true,
+      preview: { summary: `Delegate to ${args.children.map((c) => c.agent).join(', ')}` },
+    }),
+    availability: () => ({ available: true }),
+    execute: async (args, ctx) => {
+      const chain = agentChain(rt.store, agents.repo, ctx.taskId);
+      const started = args.children.map((child, i) => startOrFind(ctx, child, i, chain));
+      const ended = await Promise.all(started.map((c) => runChild(c.taskId, args.timeoutMs, ctx.signal)));
+      const outcomes: ChildOutcome[] = ended.map((task, i) => ({
+        taskId: task.id,
+        agent: started[i]!.agent,
+        state: task.state,
+        ...(task.stateReason !== undefined && { reason: task.stateReason }),
+        checks: task.checks.map((c) => ({ name: c.name, passed: c.passed })),
+      }));
+      rt.trace.append(ctx.taskId, 'delegation.finished', { children: outcomes }, ctx.stepId);
+      const failed = outcomes.filter((o) => o.state !== 'succeeded');
+      if (failed.length > 0) {
+        const list = failed.map((o) => `${o.agent} (${o.taskId}) ${o.state}${o.reason ? `: ${o.reason}` : ''}`).join('; ');
+        throw new ToolError(`${failed.length} of ${outcomes.length} sub-agent task(s) did not succeed: ${list}`, false, 'delegation_failed');
+      }
+      return { children: outcomes };
+    },
+  };
+}
+
+async function waitUntilIdle(rt: AgentRuntime, taskId: string): Promise<Task> {
+  while (rt.engine.isRunningHere(taskId)) await new Promise((r) => setTimeout(r, 20));
+  return rt.engine.get(taskId);
+}

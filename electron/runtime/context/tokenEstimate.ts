@@ -1,0 +1,21 @@
+/**
+ * A provider-neutral token estimate (~4 characters a token, images a flat 1,000): used for
+ * compaction thresholds and the context benchmark, never for billing (providers report usage).
+ */
+export function estimateTokens(value: unknown): number {
+  if (typeof value === 'string') return Math.ceil(value.length / 4);
+  return (
+    Math.ceil(JSON.stringify(value, (key, v: unknown) => (key === 'data' && typeof v === 'string' && v.length > 256 ? '' : v)).length / 4) +
+    imageCount(value) * 1000
+  );
+}
+
+function imageCount(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + imageCount(v), 0);
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const self = record.type === 'image' ? 1 : 0;
+    return self + Object.values(record).reduce((n: number, v) => n + imageCount(v), 0);
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+import type { AgentRuntime } from '../agentRuntime.js';
+import { AgentDeskError } from '../errors.js';
+import { hasScope } from '../policy/scopes.js';
+import { buildCronTarget } from '../scheduler/cronTarget.js';
+import { schedulerFor } from '../scheduler/index.js';
+import type { CallContext, Handlers } from './handlers.js';
+
+/** Playbooks with services start local processes: over RPC only an admin may schedule them. */
+function requireAdminForServices(rt: AgentRuntime, target: Parameters<typeof buildCronTarget>[1], ctx: CallContext): void {
+  if (hasScope(ctx.scopes, 'operator.admin')) return;
+  if (buildCronTarget(rt, target, undefined).startsServices) {
+    throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
+  }
+}
+
+/** `cron.*`: cron jobs and their runs. */
+export function schedulerHandlers(rt: AgentRuntime): Handlers {
+  const scheduler = schedulerFor(rt);
+  return {
+    'cron.add': (p, ctx) => {
+      requireAdminForServices(rt, p, ctx);
+      return scheduler.add(p);
+    },
+    'cron.list': () => ({ jobs: scheduler.list() }),
+    'cron.update': (p, ctx) => {
+      if (p.patch.target) requireAdminForServices(rt, { ...scheduler.get(p.jobId), target: p.patch.target }, ctx);
+      return scheduler.update(p.jobId, p.patch);
+    },
+    'cron.remove': (p) => ({ removed: scheduler.remove(p.jobId) }),
+    'cron.run': (p) => scheduler.runNow(p.jobId),
+    'cron.runs': (p) => ({ runs: scheduler.runs(p.jobId, p.limit) }),
+  };
+}

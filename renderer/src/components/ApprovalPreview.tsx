@@ -1,0 +1,42 @@
+import type { Approval } from '../../../electron/contract/index.js';
+import { JsonBlock } from './JsonBlock.js';
+
+/** Section headings of the preview, already translated. */
+export interface ApprovalPreviewLabels {
+  risks: string;
+  args: string;
+  preview: string;
+  screenshot: string;
+}
+
+/** What will happen if approved: risks, arguments, the diff or message body, and the marked screenshot. */
+export function ApprovalPreview({ approval, labels }: { approval: Approval; labels: ApprovalPreviewLabels }) {
+  return (
+    <div className="approval-preview" data-testid="approval-preview">
+      <p className="summary">{approval.preview.summary}</p>
+      <p className="reason">{approval.reason}</p>
+      <p>
+        {labels.risks}:{' '}
+        {approval.risks.map((r) => (
+          <span key={r} className={`risk risk-${r}`}>
+            {r}
+          </span>
+        ))}
+      </p>
+      <h3>{labels.args}</h3>
+      <JsonBlock value={approval.args} />
+      {approval.preview.body && (
+        <>
+          <h3>{labels.preview}</h3>
+          <pre className="preview-body">{approval.preview.body}</pre>
+        </>
+      )}
+      {approval.preview.screenshot && (
+        <figure>
+          <img src={`data:image/png;base64,${approval.preview.screenshot}`} alt={labels.screenshot} />
+          <figcaption>{labels.screenshot}</figcaption>
+        </figure>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useMemo, useState } from 'react';
+import { TopBar } from '../components/TopBar.js';
+import { LOCALES, toLocale } from '../i18n/index.js';
+import { pendingApprovals } from '../stores/approvalsSlice.js';
+import { ApprovalModal } from './approvals/ApprovalModal.js';
+import { ApprovalsInbox } from './approvals/ApprovalsInbox.js';
+import { TaskDetailView } from './task-detail/TaskDetailView.js';
+import { NewTaskView } from './tasks/NewTaskView.js';
+import { TaskListView } from './tasks/TaskListView.js';
+import { TraceView } from './traces/TraceView.js';
+import { useApp, useT } from './useApp.js';
+
+/** A hash route: `#/tasks`, `#/new`, `#/approvals`, `#/task/<id>`, `#/trace/<id>`. */
+type Route = { view: 'tasks' | 'new' | 'approvals' } | { view: 'task' | 'trace'; id: string };
+
+function parseRoute(hash: string): Route {
+  const [, view, id] = hash.replace(/^#/, '').split('/');
+  if ((view === 'task' || view === 'trace') && id) return { view, id: decodeURIComponent(id) };
+  if (view === 'new' || view === 'approvals') return { view };
+  return { view: 'tasks' };
+}
+
+function useHashRoute(): Route {
+  const [hash, setHash] = useState(window.location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return parseRoute(hash);
+}
+
+const LOCALE_NAMES: Record<(typeof LOCALES)[number], string> = { en: 'English', 'zh-CN': '简体中文' };
+
+/** The connected app: top bar, the routed view and the approval modal. */
+export function Shell() {
+  const t = useT();
+  const route = useHashRoute();
+  const locale = useApp((s) => s.locale);
+  const theme = useApp((s) => s.theme);
+  const setLocale = useApp((s) => s.setLocale);
+  const setTheme = useApp((s) => s.setTheme);
+  const approvals = useApp((s) => s.approvals);
+  const pendingCount = useMemo(() => pendingApprovals(approvals).length, [approvals]);
+
+  return (
+    <>
+      <TopBar
+        title={t('app.title')}
+        links={[
+          { href: '#/tasks', label: t('nav.tasks'), active: route.view === 'tasks' },
+          { href: '#/new', label: t('nav.new'), active: route.view === 'new' },
+          { href: '#/approvals', label: t('nav.approvals'), active: route.view === 'approvals', badge: pendingCount },
+        ]}
+        locale={locale}
+        locales={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
+        languageLabel={t('settings.language')}
+        onLocale={(value) => setLocale(toLocale(value))}
+        themeLabel={t('settings.theme')}
+        themeToggleLabel={theme === 'dark' ? t('theme.light') : t('theme.dark')}
+        onToggleTheme={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+      />
+      <main>
+        {route.view === 'tasks' && <TaskListView />}
+        {route.view === 'new' && <NewTaskView onCreated={(id) => (window.location.hash = `#/task/${id}`)} />}
+        {route.view === 'approvals' && <ApprovalsInbox />}
+        {route.view === 'task' && <TaskDetailView taskId={route.id} />}
+        {route.view === 'trace' && <TraceView taskId={route.id} />}
+      </main>
+      <ApprovalModal />
+    </>
+  );
+}

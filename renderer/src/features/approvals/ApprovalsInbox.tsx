@@ -1,0 +1,43 @@
+import { useMemo } from 'react';
+import { StateView } from '../../components/StateView.js';
+import { pendingApprovals } from '../../stores/approvalsSlice.js';
+import { useApp, useT } from '../useApp.js';
+
+/** Pending approvals; each opens the modal. */
+export function ApprovalsInbox() {
+  const t = useT();
+  const approvals = useApp((s) => s.approvals);
+  const status = useApp((s) => s.approvalsStatus);
+  const reload = useApp((s) => s.loadApprovals);
+  const open = useApp((s) => s.openApproval);
+  const pending = useMemo(() => pendingApprovals(approvals), [approvals]);
+
+  if (status === 'loading' && pending.length === 0) return <StateView kind="loading" message={t('state.loading')} />;
+  if (status === 'error')
+    return (
+      <StateView
+        kind="error"
+        message={t('state.error', { message: '' })}
+        action={{ label: t('state.retry'), onClick: () => void reload() }}
+      />
+    );
+  return (
+    <section data-testid="approvals-inbox">
+      <h1>{t('approvals.heading')}</h1>
+      {pending.length === 0 ? (
+        <StateView kind="empty" message={t('approvals.empty')} />
+      ) : (
+        <ul className="inbox">
+          {pending.map((a) => (
+            <li key={a.id}>
+              <strong>{a.tool}</strong> — {a.preview.summary} <a href={`#/task/${a.taskId}`}>{a.taskId}</a>{' '}
+              <button type="button" onClick={() => open(a.id)}>
+                {t('approvals.review')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { createContext, useCallback, useContext } from 'react';
+import { useStore } from 'zustand';
+import { translate, type MessageKey } from '../i18n/index.js';
+import type { AppState, AppStore } from '../stores/store.js';
+
+/** Provides the one store to every feature. */
+export const StoreContext = createContext<AppStore | undefined>(undefined);
+
+/** Selects from the store (re-renders when the selection changes). */
+export function useApp<T>(selector: (state: AppState) => T): T {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('StoreContext is missing');
+  return useStore(store, selector);
+}
+
+/** The translate function for the current locale. */
+export function useT(): (key: MessageKey, vars?: Record<string, string | number>) => string {
+  const locale = useApp((s) => s.locale);
+  return useCallback((key, vars) => translate(locale, key, vars), [locale]);
+}

@@ -1,0 +1,28 @@
+import { en, type MessageKey } from './en.js';
+import { zhCN } from './zhCN.js';
+
+export type { MessageKey } from './en.js';
+
+/** The UI languages. */
+export const LOCALES = ['en', 'zh-CN'] as const;
+/** A UI language. */
+export type Locale = (typeof LOCALES)[number];
+
+/** Every catalog by locale. */
+export const CATALOGS: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zhCN };
+
+/** Narrows any string (navigator.language, storage) to a supported locale. */
+export function toLocale(value: string | null | undefined): Locale {
+  return value?.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+/** A translated message with `{name}` placeholders filled in. */
+export function translate(locale: Locale, key: MessageKey, vars: Record<string, string | number> = {}): string {
+  const template = CATALOGS[locale][key] ?? en[key];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** Formats a cost in US dollars. */
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(usd < 0.01 && usd > 0 ? 4 : 2)}`;
+}

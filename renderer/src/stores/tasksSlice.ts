@@ -1,0 +1,76 @@
+import type { Step, Task } from '../../../electron/contract/index.js';
+import type { AppState } from './store.js';
+import type { LoadStatus, SliceGet, SliceSet } from './types.js';
+
+/** Tasks: the list, each task's steps, and creating new ones. */
+export interface TasksSlice {
+  tasks: Record<string, Task>;
+  listStatus: LoadStatus;
+  listError: string | undefined;
+  /** Steps per task id, ordered by index then attempt. */
+  steps: Record<string, Step[]>;
+  loadTasks(): Promise<void>;
+  loadTask(taskId: string): Promise<void>;
+  /** Creates and starts a task from playbook YAML; resolves to its id. */
+  createTask(source: string, title?: string): Promise<string>;
+  applyTask(task: Task): void;
+  applyStep(step: Step): void;
+}
+
+/** Tasks newest first. */
+export function sortedTasks(tasks: Record<string, Task>): Task[] {
+  return Object.values(tasks).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)));
+}
+
+/** Inserts or replaces a step (same id), keeping plan order. */
+export function mergeStep(steps: readonly Step[], step: Step): Step[] {
+  const next = steps.filter((s) => s.id !== step.id);
+  next.push(step);
+  return next.sort((a, b) => a.index - b.index || a.attempt - b.attempt);
+}
+
+/** Keeps the newer of two versions of a task (events may overtake a slower `tasks.get`). */
+export function newerTask(current: Task | undefined, incoming: Task): Task {
+  return current && current.updatedAt > incoming.updatedAt ? current : incoming;
+}
+
+/** The tasks slice creator. */
+export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState>): TasksSlice {
+  return {
+    tasks: {},
+    listStatus: 'idle',
+    listError: undefined,
+    steps: {},
+    async loadTasks() {
+      const client = get().client;
+      if (!client) return;
+      set({ listStatus: 'loading', listError: undefined });
+      try {
+        const { tasks } = await client.call('tasks.list', { limit: 200 });
+        set((s) => ({ listStatus: 'ready', tasks: Object.fromEntries(tasks.map((t) => [t.id, newerTask(s.tasks[t.id], t)])) }));
+      } catch (error) {
+        set({ listStatus: 'error', listError: (error as Error).message });
+      }
+    },
+    async loadTask(taskId) {
+      const client = get().client;
+      if (!client) return;
+      const { task, steps } = await client.call('tasks.get', { taskId });
+      get().applyTask(task);
+      for (const step of steps) get().applyStep(step);
+    },
+    async createTask(source, title) {
+      const client = get().client;
+      if (!client) throw new Error('not connected');
+      const task = await client.call('tasks.create', { playbook: { source }, ...(title ? { title } : {}) });
+      get().applyTask(task);
+      return task.id;
+    },
+    applyTask(task) {
+      set((s) => ({ tasks: { ...s.tasks, [task.id]: newerTask(s.tasks[task.id], task) } }));
+    },
+    applyStep(step) {
+      set((s) => ({ steps: { ...s.steps, [step.taskId]: mergeStep(s.steps[step.taskId] ?? [], step) } }));
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { desktopRuntimeParts, sandboxOwnerOf, type DesktopRuntimeParts } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
+import { SandboxDriver } from '../../../electron/capabilities/sandbox/sandboxDriver.js';
+import type { EventFrame } from '../../../electron/contract/index.js';
+import { missing } from '../../support/requirements.js';
+import { createPlaybookTask, openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../support/runtime.js';
+import { desktopImage } from '../../support/sandboxImage.js';
+
+const skip = missing('docker');
+
+const SHOP = `name: shop
+steps:
+  - tool: sandbox.write_file
+    args:
+      path: shop.html
+      content: |
+        <!doctype html><meta charset="utf-8"><title>Cart</title>
+        <style>button { position: fixed; left: 0; width: 100vw; height: 40vh; font-size: 40px; }</style>
+        <button id="more" style="top: 0" onclick="document.title='more'">Add another</button>
+        <button id="order" style="top: 50vh" onclick="document.title='ordered'">提交订单 Place order</button>
+  - tool: sandbox.browser_open
+    args: { url: "file:///home/agent/shop.html" }
+  - tool: computer
+    args: { action: click, x: 640, y: 650 }
+acceptance:
+  - { type: command_exit, command: [test, -f, shop.html], sandbox: true }
+`;
+
+const SPINNER = `name: spinner
+steps:
+  - tool: sandbox.write_file
+    args:
+      path: spin.html
+      content: |
+        <!doctype html><title>Busy</title>
+        <style>@keyframes spin { to { transform: rotate(360deg); } } #s { width: 300px; height: 300px; background: #c00; animation: spin 1s linear infinite; }</style>
+        <div id="s"></div><div id="d" style="font-size:80px">0</div>
+        <script>let i = 0; setInterval(() => { document.getElementById('d').textContent = ++i; }, 16);</script>
+  - tool: sandbox.browser_open
+    args: { url: "file:///home/agent/spin.html" }
+  - tool: computer
+    args: { action: wait, timeoutMs: 60000 }
+`;
+
+describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
+  let h: TestRuntime;
+  let parts: DesktopRuntimeParts;
+  let image: string;
+
+  beforeAll(async () => {
+    image = await desktopImage();
+  }, 600_000);
+
+  function open(): TestRuntime {
+    const home = tempDir();
+    parts = desktopRuntimeParts({ home, image });
+    h = openTestRuntime({ home, tools: parts.tools, handlers: [parts.handlers], runChecks: parts.runChecks, onClose: parts.onClose });
+    parts.attach(h.rt);
+    return h;
+  }
+  const containers = () => new SandboxDriver({ image, owner: sandboxOwnerOf(h.home) }).list();
+
+  afterEach(async () => {
+    await h?.cleanup();
+  });
+
+  it('a click on 提交订单 waits for approval with the target marked, runs once approved, and the sandbox goes', async () => {
+    open();
+    const frames: EventFrame[] = [];
+    h.rt.bus.on({ events: ['screen.frame'] }, (f) => frames.push(f));
+    const task = createPlaybookTask(h.rt, SHOP);
+    const run = h.rt.engine.run(task.id);
+    await waitForState(h.rt, task.id, ['waiting_approval'], 120_000);
+    const [approval] = h.rt.approvals.list({ taskId: task.id, status: 'pending' });
+    expect(approval).toMatchObject({ tool: 'computer', risks: ['payment'], rememberable: false });
+    expect(approval!.preview.summary).toMatch(/提交订单/);
+    expect(approval!.preview.summary).toMatch(/payment/);
+    expect(
+      Buffer.from(approval!.preview.screenshot ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    expect(await containers()).toHaveLength(1);
+    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    const done = await run;
+    expect(done.state).toBe('succeeded');
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames[0]!.data).toMatchObject({ taskId: task.id, format: 'jpeg' });
+    await waitForState(h.rt, task.id, ['succeeded']);
+    await expect.poll(containers, { timeout: 20_000 }).toEqual([]);
+  }, 180_000);
+
+  it('cancelling a GUI task destroys its sandbox', async () => {
+    open();
+    const task = createPlaybookTask(h.rt, SPINNER);
+    const run = h.rt.engine.run(task.id);
+    await expect.poll(async () => (await containers()).length, { timeout: 120_000 }).toBe(1);
+    await expect.poll(() => h.rt.engine.get(task.id).usage.steps, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    h.rt.engine.cancel(task.id);
+    expect((await run).state).toBe('cancelled');
+    await expect.poll(containers, { timeout: 20_000 }).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
+import { pollUntil } from '../../../support/poll.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { testTool } from '../../../support/testTools.js';
+import { runtimeWithMcp, stdioServer } from './referenceServers.js';
+
+let harness: TestRuntime | undefined;
+let manager: McpManager | undefined;
+
+afterEach(async () => {
+  await manager?.close();
+  await harness?.cleanup();
+  harness = undefined;
+  manager = undefined;
+});
+
+const longRun = (capability: string) => `name: long
+steps:
+  - tool: mcp__everything__trigger-long-running-operation
+    capability: ${capability}
+    args: { duration: 30, steps: 30 }
+`;
+
+/** Starts the task and kills the stdio server once the call is in flight. */
+async function killServerMidCall(taskId: string): Promise<void> {
+  const rt = harness!.rt;
+  const run = rt.engine.run(taskId);
+  await pollUntil('the long-running MCP call to start', () => ((manager!.connection('everything')?.inFlight ?? 0) > 0 ? true : undefined));
+  const pid = manager!.connection('everything')?.pid;
+  expect(pid).toBeTypeOf('number');
+  process.kill(pid!, 'SIGKILL');
+  await run;
+}
+
+describe('MCP server failures', () => {
+  it('killing a server mid-task marks its tools unavailable and the step falls back to another tier', async () => {
+    const fallback = testTool({
+      name: 'browser.long_operation',
+      tier: 'browser',
+      capabilities: ['demo.long_operation'],
+      risk: 'read',
+      readOnly: true,
+      idempotent: true,
+      run: async () => ({ done: 'by the fallback' }),
+    });
+    ({ harness, manager } = runtimeWithMcp());
+    harness.rt.registry.register(fallback);
+    await manager.add(
+      'everything',
+      stdioServer('everything', [], { capabilities: { 'trigger-long-running-operation': ['demo.long_operation'] } }),
+    );
+    // The fallback's schema differs, so it is named by capability with arguments both accept.
+    const task = createPlaybookTask(harness.rt, `name: long\nsteps:\n  - capability: demo.long_operation\n    args: {}\n`);
+    // Long by default (10 s), so the kill lands mid-call.
+    await killServerMidCall(task.id);
+    const done = harness.rt.engine.get(task.id);
+    expect(done.state, done.stateReason).toBe('succeeded');
+    const step = harness.rt.engine.steps(task.id).find((s) => s.status === 'completed')!;
+    expect(step.tool).toBe('browser.long_operation');
+    expect(step.route?.attempts[0]).toMatchObject({ tool: 'mcp__everything__trigger-long-running-operation', outcome: 'retryable_error' });
+    expect(step.route?.attempts[0]?.detail).toMatch(/went away|closed|failed/);
+
+    const availability = harness.rt.registry.descriptors().find((d) => d.name === 'mcp__everything__echo')!.availability;
+    expect(availability.available).toBe(false);
+    expect(availability.reason).toMatch(/MCP server "everything" is failed/);
+  });
+
+  it('killing a server mid-task with no other tier fails the task cleanly with the reason', async () => {
+    ({ harness, manager } = runtimeWithMcp());
+    await manager.add('everything', stdioServer('everything'));
+    const task = createPlaybookTask(harness.rt, longRun('mcp.everything.trigger-long-running-operation'));
+    await killServerMidCall(task.id);
+    const done = await waitForState(harness.rt, task.id, ['failed']);
+    expect(done.stateReason).toMatch(/MCP server "everything" (went away|failed|cannot be reached)|is unavailable/);
+  });
+
+  it('a server that stops answering times out, is marked unavailable, and the next step is not stalled', async () => {
+    ({ harness, manager } = runtimeWithMcp());
+    await manager.add('everything', stdioServer('everything', [], { timeoutMs: 500 }));
+    // One progress notification only at the end (after 5 s): the 500 ms timeout fires first.
+    const task = createPlaybookTask(
+      harness.rt,
+      `name: hang\nsteps:\n  - tool: mcp__everything__trigger-long-running-operation\n    args: { duration: 5, steps: 1 }\n`,
+    );
+    const done = await harness.rt.engine.run(task.id);
+    expect(done.state).toBe('failed');
+    expect(done.stateReason).toMatch(/did not answer trigger-long-running-operation within 500 ms/);
+    const echo = harness.rt.registry.descriptors().find((d) => d.name === 'mcp__everything__echo')!;
+    expect(echo.availability).toMatchObject({ available: false });
+
+    // Another task naming the same server's tool is refused at routing, at once, with the reason.
+    const next = createPlaybookTask(harness.rt, `name: next\nsteps:\n  - tool: mcp__everything__echo\n    args: { message: hi }\n`);
+    const refused = await harness.rt.engine.run(next.id);
+    expect(refused.state).toBe('failed');
+    expect(refused.stateReason).toMatch(/is unavailable \(MCP server "everything" is failed: did not answer/);
+  });
+});

@@ -1,0 +1,178 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cronRuntime, GATED_PLAYBOOK, HOUR, jobTasks, MIN, REPORT_PLAYBOOK } from './cronFixtures.js';
+
+let h: ReturnType<typeof cronRuntime>;
+afterEach(async () => {
+  h.gate.open();
+  await h.scheduler().stop();
+  await h.cleanup();
+});
+
+/** The manual clock jumps hours while a gated task runs: keep its wall-time budget out of the way. */
+const LONG = { maxWallMs: 100 * HOUR };
+const hourly = (extra: Record<string, unknown> = {}) => ({
+  name: 'report',
+  schedule: '0 * * * *',
+  target: { kind: 'playbook', source: REPORT_PLAYBOOK },
+  ...extra,
+});
+
+describe('cron scheduler on a manual clock', () => {
+  it('fires on schedule, runs the playbook through the queue and records the run', async () => {
+    h = cronRuntime();
+    const scheduler = h.scheduler();
+    scheduler.start();
+    const job = scheduler.add(hourly());
+    expect(job.nextRunAt).toBe('2026-11-29T13:00:00.000Z');
+
+    h.clock.advance(30 * MIN);
+    expect(scheduler.tick()).toEqual([]);
+    h.clock.advance(30 * MIN);
+    const [run] = scheduler.tick();
+    expect(run).toMatchObject({ outcome: 'queued', trigger: 'schedule', scheduledFor: '2026-11-29T13:00:00.000Z' });
+
+    await scheduler.queue.drain();
+    const [view] = scheduler.runs(job.id);
+    expect(view).toMatchObject({ taskId: run!.taskId, taskState: 'succeeded' });
+    expect(existsSync(path.join(h.rt.engine.get(run!.taskId!).workspace, 'out/report.txt'))).toBe(true);
+    expect(scheduler.get(job.id).nextRunAt).toBe('2026-11-29T14:00:00.000Z');
+  });
+
+  it('reads the schedule in the job time zone', () => {
+    h = cronRuntime();
+    const job = h.scheduler().add(hourly({ schedule: '0 9 * * *', timezone: 'Asia/Shanghai' }));
+    expect(job.nextRunAt).toBe('2026-11-30T01:00:00.000Z'); // 09:00 in Shanghai is 01:00 UTC
+  });
+
+  it('after downtime spanning two fire times, missed=skip records both as skipped and runs nothing', async () => {
+    h = cronRuntime();
+    const job = h.scheduler().add(hourly({ missed: 'skip' }));
+    await h.reopen(); // the runtime goes down…
+    h.clock.advance(2 * HOUR + 30 * MIN); // …and misses 13:00 and 14:00
+    const runs = h.scheduler().tick();
+    expect(runs.map((r) => [r.scheduledFor, r.outcome])).toEqual([
+      ['2026-11-29T13:00:00.000Z', 'skipped_missed'],
+      ['2026-11-29T14:00:00.000Z', 'skipped_missed'],
+    ]);
+    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+    expect(h.scheduler().get(job.id).nextRunAt).toBe('2026-11-29T15:00:00.000Z');
+  });
+
+  it('after downtime spanning two fire times, missed=run_once runs exactly one catch-up task', async () => {
+    h = cronRuntime();
+    const job = h.scheduler().add(hourly({ missed: 'run_once' }));
+    await h.reopen();
+    h.clock.advance(2 * HOUR + 30 * MIN);
+    const scheduler = h.scheduler();
+    scheduler.queue.start();
+    const runs = scheduler.tick();
+    expect(runs.map((r) => [r.scheduledFor, r.trigger, r.outcome])).toEqual([
+      ['2026-11-29T13:00:00.000Z', 'schedule', 'skipped_missed'],
+      ['2026-11-29T14:00:00.000Z', 'catch_up', 'queued'],
+    ]);
+    await scheduler.queue.drain();
+    expect(jobTasks(h.rt, job.id).map((r) => r.taskState)).toEqual(['succeeded']);
+    expect(scheduler.tick()).toEqual([]); // nothing fires twice
+  });
+
+  it('overlap=skip skips a fire time while the previous task is still running', async () => {
+    h = cronRuntime();
+    const scheduler = h.scheduler();
+    scheduler.queue.start();
+    const job = scheduler.add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'skip', budget: LONG }));
+    h.clock.advance(HOUR);
+    const [first] = scheduler.tick();
+    expect(first?.outcome).toBe('queued');
+    h.clock.advance(HOUR);
+    const [second] = scheduler.tick();
+    expect(second).toMatchObject({ outcome: 'skipped_overlap' });
+    expect(second?.reason).toContain(first!.taskId!);
+    h.gate.open();
+    await scheduler.queue.drain();
+    h.clock.advance(HOUR);
+    expect(scheduler.tick()[0]?.outcome).toBe('queued');
+    await scheduler.queue.drain();
+    expect(jobTasks(h.rt, job.id).map((r) => r.taskState)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('overlap=queue runs the next fire after the previous one, never side by side', async () => {
+    h = cronRuntime();
+    const scheduler = h.scheduler();
+    scheduler.queue.start();
+    const job = scheduler.add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'queue', budget: LONG }));
+    h.clock.advance(HOUR);
+    scheduler.tick();
+    h.clock.advance(HOUR);
+    expect(scheduler.tick()[0]?.outcome).toBe('queued');
+    const [firstTask, secondTask] = jobTasks(h.rt, job.id).map((r) => r.taskId!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.rt.engine.get(secondTask!).state).toBe('queued'); // waits for the first
+    h.gate.open();
+    await scheduler.queue.drain();
+    expect([h.rt.engine.get(firstTask!).state, h.rt.engine.get(secondTask!).state]).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('jobs, runs and the schedule survive a restart of the runtime', async () => {
+    h = cronRuntime();
+    const job = h.scheduler().add(hourly());
+    h.clock.advance(HOUR);
+    h.scheduler().tick(); // queued but not started: the queue is not running
+    await h.reopen();
+    const scheduler = h.scheduler();
+    expect(scheduler.list().map((j) => [j.id, j.nextRunAt])).toEqual([[job.id, '2026-11-29T14:00:00.000Z']]);
+    scheduler.queue.start(); // the queued task from before the restart runs now
+    await scheduler.queue.drain();
+    h.clock.advance(HOUR);
+    scheduler.tick();
+    await scheduler.queue.drain();
+    expect(scheduler.runs(job.id).map((r) => [r.scheduledFor, r.taskState])).toEqual([
+      ['2026-11-29T14:00:00.000Z', 'succeeded'],
+      ['2026-11-29T13:00:00.000Z', 'succeeded'],
+    ]);
+  });
+
+  it('a job whose playbook file disappeared is blocked with the reason, and no task is created', async () => {
+    h = cronRuntime();
+    const file = path.join(h.home, 'job.yaml');
+    writeFileSync(file, REPORT_PLAYBOOK);
+    const job = h.scheduler().add(hourly({ target: { kind: 'playbook', path: file } }));
+    rmSync(file);
+    h.clock.advance(HOUR);
+    const [run] = h.scheduler().tick();
+    expect(run).toMatchObject({ outcome: 'blocked' });
+    expect(run?.reason).toContain('cannot read playbook');
+    const blocked = h.scheduler().get(job.id);
+    expect(blocked).toMatchObject({ status: 'blocked', blockedReason: run?.reason });
+    expect(blocked.nextRunAt).toBeUndefined();
+    h.clock.advance(HOUR);
+    expect(h.scheduler().tick()).toEqual([]); // blocked jobs do not fire
+    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+
+    writeFileSync(file, REPORT_PLAYBOOK);
+    expect(h.scheduler().update(job.id, {})).toMatchObject({ status: 'active', nextRunAt: '2026-11-29T15:00:00.000Z' });
+  });
+
+  it('a goal job with no goal planner configured is blocked before any model call', () => {
+    h = cronRuntime();
+    const job = h.scheduler().add({ name: 'triage', schedule: '*/5 * * * *', target: { kind: 'goal', goal: 'triage the inbox' } });
+    h.clock.advance(5 * MIN);
+    expect(h.scheduler().tick()[0]).toMatchObject({ outcome: 'blocked' });
+    expect(h.scheduler().get(job.id).status).toBe('blocked');
+    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+  });
+});
+
+describe('cron RPC', () => {
+  it('cron.add rejects a bad expression or time zone with invalid_params', async () => {
+    h = cronRuntime();
+    const call = (params: unknown) => h.rt.dispatcher.dispatch({ id: 1, method: 'cron.add', params }, { scopes: ['operator.write'], clientId: 't' });
+    const badCron = await call(hourly({ schedule: 'every hour' }));
+    expect(badCron).toMatchObject({ error: { code: 'invalid_params' } });
+    const badZone = await call(hourly({ timezone: 'Mars/Olympus' }));
+    expect(badZone).toMatchObject({ error: { code: 'invalid_params' } });
+    const ok = await call(hourly());
+    expect(ok).toMatchObject({ result: { status: 'active' } });
+  });
+});
