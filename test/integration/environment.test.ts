@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS } from '../../electron/capabilities/browser/chromium.js';
 import { missing } from '../support/requirements.js';
 
 // These prove the machine can run the real parts later suites drive (sandbox, browser, display).
@@ -15,18 +16,7 @@ describe('test environment', () => {
   it.skipIf(noChromium)(`headless Chromium renders a page${noChromium ? ` (skipped: ${noChromium})` : ''}`, () => {
     const html = execFileSync(
       '/usr/bin/chromium',
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-        '--dump-dom',
-        'data:text/html,<p id=x>agent-desk</p>',
-      ],
+      ['--headless', ...CHROMIUM_FLAGS, '--dump-dom', 'data:text/html,<p id=x>agent-desk</p>'],
       { timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
     ).toString();
     expect(html).toContain('<p id="x">agent-desk</p>');

@@ -13,7 +13,8 @@ export function registerAgents(program: Command): void {
       withRuntime(opts.json, (rt) => {
         const list = agentsFor(rt).list();
         if (opts.json) return printJson({ agents: list });
-        for (const a of list) console.log(row([a.name, a.model ?? '-', a.tools.join(','), String(a.maxConcurrent), a.description], [20, 24, 20, 3, 0]));
+        for (const a of list)
+          console.log(row([a.name, a.model ?? '-', a.tools.join(','), String(a.maxConcurrent), a.description], [20, 24, 20, 3, 0]));
       }),
     );
   agents
@@ -24,19 +25,23 @@ export function registerAgents(program: Command): void {
     .option('--max-concurrent <n>', 'background tasks at once')
     .option('--description <text>', 'what the agent is for')
     .option('--json', 'print JSON')
-    .action((name: string, opts: { model?: string; tools?: string; workspace?: string; maxConcurrent?: string; description?: string; json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const agent = agentsFor(rt).create({
-          name,
-          ...(opts.model && { model: opts.model }),
-          ...(opts.tools && { tools: opts.tools.split(',') }),
-          ...(opts.workspace && { workspace: opts.workspace }),
-          ...(opts.maxConcurrent && { maxConcurrent: Number(opts.maxConcurrent) }),
-          ...(opts.description && { description: opts.description }),
-        });
-        if (opts.json) return printJson(agent);
-        console.log(`created agent ${agent.name}`);
-      }),
+    .action(
+      (
+        name: string,
+        opts: { model?: string; tools?: string; workspace?: string; maxConcurrent?: string; description?: string; json?: boolean },
+      ) =>
+        withRuntime(opts.json, (rt) => {
+          const agent = agentsFor(rt).create({
+            name,
+            ...(opts.model && { model: opts.model }),
+            ...(opts.tools && { tools: opts.tools.split(',') }),
+            ...(opts.workspace && { workspace: opts.workspace }),
+            ...(opts.maxConcurrent && { maxConcurrent: Number(opts.maxConcurrent) }),
+            ...(opts.description && { description: opts.description }),
+          });
+          if (opts.json) return printJson(agent);
+          console.log(`created agent ${agent.name}`);
+        }),
     );
   agents
     .command('delete <name>')

@@ -12,6 +12,7 @@ import { registerBenchContext } from './benchContext.js';
 import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
+import { median, round } from './benchStats.js';
 
 /** A playbook of `n` calls of `tool`, each with distinct arguments (so no loop is detected). */
 function playbookOf(tool: string, n: number): string {
@@ -68,13 +69,6 @@ async function timeSteps(tool: string, n: number): Promise<number> {
     rmSync(home, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const round = (x: number): number => Math.round(x * 10) / 10;
 
 /**
  * Durable step overhead: median over `runs` runs (after one warm-up) of a playbook of `n` no-op

@@ -7,17 +7,11 @@ import type { Command } from 'commander';
 import { BrowserHost } from '../../capabilities/browser/browserHost.js';
 import { findChromium } from '../../capabilities/browser/chromium.js';
 import { printJson, reportError } from '../output.js';
+import { median, round } from './benchStats.js';
 
 const PAGE = `<!doctype html><html><head><title>bench</title></head><body>
 <h1>Bench</h1><button id="b" onclick="document.getElementById('out').textContent='clicked ' + (++window.n || (window.n = 1))">Go</button>
 <p id="out"></p></body></html>`;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const round = (x: number): number => Math.round(x * 10) / 10;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();

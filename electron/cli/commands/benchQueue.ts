@@ -46,7 +46,8 @@ export async function benchQueue(n: number, concurrency: number): Promise<Record
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const succeeded = rt.store.tasks.list({ state: 'succeeded', limit: n + 1 }).length;
     const counts = scheduler.queue.counts();
-    if (succeeded !== n || counts.done !== n) throw new Error(`bench queue: ${succeeded}/${n} tasks succeeded, ${counts.done} entries done`);
+    if (succeeded !== n || counts.done !== n)
+      throw new Error(`bench queue: ${succeeded}/${n} tasks succeeded, ${counts.done} entries done`);
     return {
       tasks: n,
       concurrency,

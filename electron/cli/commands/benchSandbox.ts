@@ -5,14 +5,9 @@ import { buildDesktopImage, sandboxSourceRoot } from '../../capabilities/sandbox
 import { SandboxDriver } from '../../capabilities/sandbox/sandboxDriver.js';
 import { WarmPool } from '../../capabilities/sandbox/warmPool.js';
 import { printJson, reportError } from '../output.js';
+import { median, round } from './benchStats.js';
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const ms = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e6;
-const round = (x: number): number => Math.round(x * 10) / 10;
 
 /**
  * Sandbox figures (medians): cold start → first screenshot, warm-pool acquire → first screenshot,

@@ -12,16 +12,10 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { printJson, reportError } from '../output.js';
 import { RENDERER_DIST, webUiHandler } from '../webUi.js';
+import { median, round } from './benchStats.js';
 
 const SEEDED_TASKS = 25;
 const PLAYBOOK = 'name: bench-ui\nsteps:\n  - tool: fs.list\n    args: { path: . }\n';
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const round = (x: number): number => Math.round(x * 10) / 10;
 
 /** Raw and gzip bytes of the production renderer build, by kind (js, css, html). */
 export function bundleSize(root: string = RENDERER_DIST): Record<string, { bytes: number; gzipBytes: number }> {

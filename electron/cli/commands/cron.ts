@@ -73,7 +73,9 @@ export function registerCron(program: Command): void {
         const jobs = schedulerFor(rt).list();
         if (opts.json) return printJson({ jobs });
         for (const j of jobs)
-          console.log(row([j.id, j.status, j.schedule, j.timezone, j.nextRunAt ?? '-', j.name, j.blockedReason ?? ''], [31, 8, 14, 16, 25, 20, 0]));
+          console.log(
+            row([j.id, j.status, j.schedule, j.timezone, j.nextRunAt ?? '-', j.name, j.blockedReason ?? ''], [31, 8, 14, 16, 25, 20, 0]),
+          );
       }),
     );
   jobOptions(cron.command('update <jobId>'))
@@ -111,7 +113,9 @@ export function registerCron(program: Command): void {
           run = scheduler.runs(jobId, 1)[0] ?? run;
         }
         if (opts.json) return printJson(run);
-        console.log(`${run.outcome}${run.taskId ? ` ${run.taskId}` : ''}${run.taskState ? ` (${run.taskState})` : ''}${run.reason ? `: ${run.reason}` : ''}`);
+        console.log(
+          `${run.outcome}${run.taskId ? ` ${run.taskId}` : ''}${run.taskState ? ` (${run.taskState})` : ''}${run.reason ? `: ${run.reason}` : ''}`,
+        );
       }),
     );
   cron
@@ -123,7 +127,9 @@ export function registerCron(program: Command): void {
         const runs = schedulerFor(rt).runs(jobId, Number(opts.limit));
         if (opts.json) return printJson({ runs });
         for (const r of runs)
-          console.log(row([r.scheduledFor, r.trigger, r.outcome, r.taskId ?? '-', r.taskState ?? '', r.reason ?? ''], [25, 9, 16, 31, 10, 0]));
+          console.log(
+            row([r.scheduledFor, r.trigger, r.outcome, r.taskId ?? '-', r.taskState ?? '', r.reason ?? ''], [25, 9, 16, 31, 10, 0]),
+          );
       }),
     );
 }

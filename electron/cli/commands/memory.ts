@@ -19,12 +19,13 @@ const scoped = (cmd: Command) =>
 /** `agent-desk memory search|add|forget`. */
 export function registerMemory(program: Command): void {
   const memory = program.command('memory').description('cross-session memory notes, per agent or workspace');
-  scoped(memory.command('search [query]')).action((query: string | undefined, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-    withRuntime(opts.json, (rt) => {
-      const notes = memoryFor(rt).search(scopeOf(opts), query ?? '', 50);
-      if (opts.json) return printJson({ notes });
-      for (const n of notes) console.log(`${n.id}  ${n.text}`);
-    }),
+  scoped(memory.command('search [query]')).action(
+    (query: string | undefined, opts: { agent?: string; workspace?: string; json?: boolean }) =>
+      withRuntime(opts.json, (rt) => {
+        const notes = memoryFor(rt).search(scopeOf(opts), query ?? '', 50);
+        if (opts.json) return printJson({ notes });
+        for (const n of notes) console.log(`${n.id}  ${n.text}`);
+      }),
   );
   scoped(memory.command('add <text>')).action((text: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
     withRuntime(opts.json, (rt) => {

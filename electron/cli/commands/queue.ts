@@ -35,7 +35,10 @@ export function registerQueue(program: Command): void {
         const scheduler = schedulerFor(rt);
         const ids = rt.store.transaction(() =>
           Array.from({ length: Number(opts.count) }, (_, n) => {
-            const inputs = bindInputs(playbook, Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])));
+            const inputs = bindInputs(
+              playbook,
+              Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),
+            );
             const task = rt.engine.create({
               title: playbook.name,
               plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },

@@ -5,19 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CliSandbox, REPO_ROOT } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
+import { CHROMIUM_FLAGS } from '../../../electron/capabilities/browser/chromium.js';
 
 const skip = missing('chromium');
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'renderer');
 const BUILT_UI = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const LAUNCH_ARGS = [...CHROMIUM_FLAGS];
 /** Generous upper bounds for a page to react; they bound waits, they do not measure speed. */
 const WAIT = { timeout: 30_000 };
 
