@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAiClient, type OpenAiClientOptions } from './openAiClient.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPart,
@@ -16,12 +17,8 @@ import {
 } from './types.js';
 
 /** Where an OpenAI-compatible endpoint is and how to call it. */
-export interface OpenAiChatOptions {
+export interface OpenAiChatOptions extends OpenAiClientOptions {
   model: string;
-  /** OpenAI, Ollama (`http://localhost:11434/v1`), vLLM, LM Studio, DeepSeek, DashScope (Qwen), GLM, Kimi, … */
-  baseURL?: string;
-  apiKey?: string;
-  timeoutMs?: number;
   /** Some local servers reject `stream_options`; turn off to omit it. */
   streamUsage?: boolean;
 }
@@ -37,12 +34,7 @@ export class OpenAiChatProvider implements ModelProvider {
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.model = options.model;
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? 'not-needed',
-      ...(options.baseURL && { baseURL: options.baseURL }),
-      timeout: options.timeoutMs ?? 120_000,
-      maxRetries: 0,
-    });
+    this.client = openAiClient(options);
   }
 
   async complete(request: ModelRequest, { signal, onText }: ModelCallOptions): Promise<ModelResponse> {

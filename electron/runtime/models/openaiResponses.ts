@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAiClient, type OpenAiClientOptions } from './openAiClient.js';
 import type { ResponseInputItem, Tool } from 'openai/resources/responses/responses';
 import {
   ModelError,
@@ -11,11 +12,8 @@ import {
 } from './types.js';
 
 /** An OpenAI Responses endpoint. */
-export interface OpenAiResponsesOptions {
+export interface OpenAiResponsesOptions extends OpenAiClientOptions {
   model: string;
-  baseURL?: string;
-  apiKey?: string;
-  timeoutMs?: number;
   /** What the computer-use tool drives. */
   environment?: 'browser' | 'linux' | 'ubuntu' | 'mac' | 'windows';
 }
@@ -35,12 +33,7 @@ export class OpenAiResponsesProvider implements ModelProvider {
 
   constructor(private readonly options: OpenAiResponsesOptions) {
     this.model = options.model;
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? 'not-needed',
-      ...(options.baseURL && { baseURL: options.baseURL }),
-      timeout: options.timeoutMs ?? 120_000,
-      maxRetries: 0,
-    });
+    this.client = openAiClient(options);
   }
 
   async complete(request: ModelRequest, { signal, onText }: ModelCallOptions): Promise<ModelResponse> {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TaskStateSchema } from '../../../electron/contract/index.js';
 import { en } from '../../../renderer/src/i18n/en.js';
 import { CATALOGS, LOCALES, toLocale, translate } from '../../../renderer/src/i18n/index.js';
 import { REPO_ROOT } from '../../support/cliSandbox.js';
@@ -38,19 +39,7 @@ describe('renderer i18n catalogs', () => {
     expect(exact.size).toBeGreaterThan(20);
     for (const key of exact) expect(en, key).toHaveProperty([key]);
     expect([...prefixes].sort()).toEqual(['stepStatus.', 'taskState.']);
-    for (const state of [
-      'queued',
-      'planning',
-      'running',
-      'waiting_approval',
-      'waiting_user',
-      'paused',
-      'retrying',
-      'succeeded',
-      'failed',
-      'cancelled',
-    ])
-      expect(en).toHaveProperty([`taskState.${state}`]);
+    for (const state of TaskStateSchema.options) expect(en).toHaveProperty([`taskState.${state}`]);
     for (const status of ['waiting_approval', 'started', 'completed', 'failed', 'denied', 'uncertain', 'skipped'])
       expect(en).toHaveProperty([`stepStatus.${status}`]);
   });

@@ -1,0 +1,21 @@
+import OpenAI from 'openai';
+
+/** Connection settings shared by the OpenAI-protocol adapters. */
+export interface OpenAiClientOptions {
+  apiKey?: string;
+  baseURL?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * An `openai` SDK client with its own retries off: RetryingProvider retries uniformly for every
+ * adapter. Local servers (Ollama, vLLM, LM Studio) accept any key.
+ */
+export function openAiClient(options: OpenAiClientOptions): OpenAI {
+  return new OpenAI({
+    apiKey: options.apiKey ?? 'not-needed',
+    ...(options.baseURL && { baseURL: options.baseURL }),
+    timeout: options.timeoutMs ?? 120_000,
+    maxRetries: 0,
+  });
+}
