@@ -8,7 +8,9 @@ import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
-import { BudgetSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
+import { AgentNameSchema } from './agent.js';
+import { AcceptanceCheckSchema } from './check.js';
+import { BudgetSchema, SandboxModeSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
 import { ToolDescriptorSchema } from './tool.js';
 import { TraceEventSchema } from './trace.js';
 
@@ -49,17 +51,29 @@ export const CoreMethods = {
     params: z
       .object({
         title: z.string().max(200).optional(),
-        playbook: z.object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() }).strict(),
+        playbook: z.object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() }).strict().optional(),
+        /** A goal for a model planner (exactly one of `playbook` and `goal`). */
+        goal: z.string().min(1).max(20_000).optional(),
+        /** Goal tasks: provider model, e.g. `openai:gpt-4.1-mini`. */
+        model: z.string().min(1).max(200).optional(),
+        /** Goal tasks: the acceptance checks that decide success, as reviewed by the user. */
+        checks: z.array(AcceptanceCheckSchema).max(50).optional(),
+        agent: AgentNameSchema.optional(),
+        policyProfile: z.string().min(1).max(100).optional(),
+        sandbox: SandboxModeSchema.optional(),
         inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
         workspace: z.string().optional(),
         budget: BudgetSchema.partial().optional(),
         start: z.boolean().default(true),
       })
-      .strict(),
+      .strict()
+      .refine((p) => (p.playbook === undefined) !== (p.goal === undefined), {
+        message: 'give exactly one of playbook and goal',
+      }),
     result: TaskSchema,
     scope: 'operator.write',
     sideEffect: true,
-    description: 'Create a task from a playbook and (by default) start it.',
+    description: 'Create a task from a playbook or a goal and (by default) start it.',
   }),
   'tasks.list': spec({
     params: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckResultSchema } from './check.js';
+import { AcceptanceCheckSchema, CheckResultSchema } from './check.js';
 
 /** Task states. Terminal: succeeded, failed, cancelled. */
 export const TaskStateSchema = z.enum([
@@ -51,8 +51,20 @@ export const PlanSourceSchema = z.discriminatedUnion('kind', [
     /** The folder relative paths in the playbook resolve against. */
     baseDir: z.string(),
   }),
-  z.object({ kind: z.literal('goal'), goal: z.string() }),
+  z.object({
+    kind: z.literal('goal'),
+    goal: z.string(),
+    /** Provider model, e.g. `openai:gpt-4.1-mini`; absent: the agent's model, then the config default. */
+    model: z.string().optional(),
+    /** The reviewed acceptance checks that decide success (none: the planner proposes them for review). */
+    acceptance: z.array(AcceptanceCheckSchema).optional(),
+  }),
 ]);
+
+/** Where a task's GUI actions run: `auto` starts a desktop sandbox only when a GUI tool is called. */
+export const SandboxModeSchema = z.enum(['auto', 'none', 'desktop']);
+/** A task's sandbox mode. */
+export type SandboxMode = z.infer<typeof SandboxModeSchema>;
 /** A plan source. */
 export type PlanSource = z.infer<typeof PlanSourceSchema>;
 
@@ -80,6 +92,11 @@ export const TaskSchema = z.object({
   endedAt: z.string().optional(),
   /** The task that delegated this one (sub-agent child). */
   parentId: z.string().optional(),
+  /** The agent this task runs as (its tool allowlist, policy profile and model apply). */
+  agent: z.string().optional(),
+  /** Named policy profile from the config (absent: the agent's, then the default rules). */
+  policyProfile: z.string().optional(),
+  sandbox: SandboxModeSchema.optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;

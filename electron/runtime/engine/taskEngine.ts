@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import { BudgetSchema, type Budget, type PlanSource, type Step, type Task, type UncertainResolution } from '../../contract/index.js';
+import { BudgetSchema, type Budget, type PlanSource, type SandboxMode, type Step, type Task, type UncertainResolution } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import { emptyUsage } from './budgets.js';
@@ -20,6 +20,9 @@ export interface TaskSpec {
   secretNames?: string[];
   workspace?: string;
   budget?: Partial<Budget>;
+  agent?: string;
+  policyProfile?: string;
+  sandbox?: SandboxMode;
 }
 
 /** Creates, runs, pauses, resumes and cancels tasks; recovers interrupted ones at start-up. */
@@ -52,6 +55,9 @@ export class TaskEngine {
       checks: [],
       createdAt: now,
       updatedAt: now,
+      ...(spec.agent !== undefined && { agent: spec.agent }),
+      ...(spec.policyProfile !== undefined && { policyProfile: spec.policyProfile }),
+      ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
     };
     const plan = this.deps.plans(task); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });

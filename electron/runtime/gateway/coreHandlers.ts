@@ -4,7 +4,61 @@ import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
 import { parsePlaybook } from '../planning/playbook/parse.js';
 import { hasScope } from '../policy/scopes.js';
+import type { ParsedParams, Scope, Task } from '../../contract/index.js';
+import type { TaskSpec } from '../engine/taskEngine.js';
+import { AgentRepo } from '../store/agentRepo.js';
 import type { Handlers } from './handlers.js';
+
+type CreateParams = ParsedParams<'tasks.create'>;
+type CreateOptions = Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace'>;
+
+/** The options every task kind shares; an unknown agent is refused before anything is stored. */
+function taskOptions(rt: AgentRuntime, p: CreateParams): CreateOptions {
+  if (p.agent !== undefined && !new AgentRepo(rt.store.db).get(p.agent)) throw new AgentDeskError('not_found', `no agent named ${p.agent}`);
+  return {
+    ...(p.agent !== undefined && { agent: p.agent }),
+    ...(p.policyProfile !== undefined && { policyProfile: p.policyProfile }),
+    ...(p.sandbox !== undefined && { sandbox: p.sandbox }),
+    ...(p.workspace !== undefined && { workspace: p.workspace }),
+  };
+}
+
+function recordAgent(rt: AgentRuntime, task: Task): void {
+  if (task.agent !== undefined) new AgentRepo(rt.store.db).assign(task.id, task.agent);
+}
+
+function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly Scope[], options: CreateOptions) {
+  const source = p.playbook!.source;
+  const toolInput = (name: string) => rt.registry.get(name)?.input;
+  const playbook = parsePlaybook(source, { toolInput });
+  // Services start local processes: only an admin may ask for that over RPC.
+  if (playbook.services.length > 0 && !hasScope(scopes, 'operator.admin')) {
+    throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
+  }
+  const inputs = bindInputs(playbook, p.inputs);
+  const task = rt.engine.create({
+    title: p.title ?? playbook.name,
+    plan: { kind: 'playbook', source, baseDir: path.resolve(p.playbook!.baseDir ?? rt.options.home) },
+    inputs: inputs.values,
+    secretNames: secretInputNames(playbook),
+    budget: { ...rt.options.config.budget, ...playbook.budget, ...p.budget },
+    ...options,
+  });
+  recordAgent(rt, task);
+  return { id: task.id, secrets: inputs.secrets };
+}
+
+function createGoalTask(rt: AgentRuntime, goal: string, p: CreateParams, options: CreateOptions) {
+  const task = rt.engine.create({
+    title: p.title ?? goal.slice(0, 80),
+    plan: { kind: 'goal', goal, ...(p.model !== undefined && { model: p.model }), ...(p.checks !== undefined && { acceptance: p.checks }) },
+    inputs: p.inputs,
+    budget: { ...rt.options.config.budget, ...p.budget },
+    ...options,
+  });
+  recordAgent(rt, task);
+  return { id: task.id, secrets: {} };
+}
 
 /** The method table's behaviour for the runtime core (tasks, approvals, traces, tools). */
 export function coreHandlers(rt: AgentRuntime): Handlers {
@@ -20,22 +74,9 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
       methods: rt.dispatcher.methods(),
     }),
     'tasks.create': (p, ctx) => {
-      const toolInput = (name: string) => rt.registry.get(name)?.input;
-      const playbook = parsePlaybook(p.playbook.source, { toolInput });
-      // Services start local processes: only an admin may ask for that over RPC.
-      if (playbook.services.length > 0 && !hasScope(ctx.scopes, 'operator.admin')) {
-        throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
-      }
-      const inputs = bindInputs(playbook, p.inputs);
-      const task = engine.create({
-        title: p.title ?? playbook.name,
-        plan: { kind: 'playbook', source: p.playbook.source, baseDir: path.resolve(p.playbook.baseDir ?? rt.options.home) },
-        inputs: inputs.values,
-        secretNames: secretInputNames(playbook),
-        ...(p.workspace !== undefined && { workspace: p.workspace }),
-        budget: { ...rt.options.config.budget, ...playbook.budget, ...p.budget },
-      });
-      if (p.start) engine.start(task.id, { secrets: inputs.secrets });
+      const options = taskOptions(rt, p);
+      const task = p.goal !== undefined ? createGoalTask(rt, p.goal, p, options) : createPlaybookTask(rt, p, ctx.scopes, options);
+      if (p.start) engine.start(task.id, { secrets: task.secrets });
       return engine.get(task.id);
     },
     'tasks.list': (p) => ({

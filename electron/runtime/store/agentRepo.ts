@@ -46,6 +46,7 @@ export class AgentRepo {
   /** Records which agent a task runs as. */
   assign(taskId: string, agent: string): void {
     this.db.prepare('INSERT OR REPLACE INTO task_agents (task_id, agent) VALUES (?, ?)').run(taskId, agent);
+    this.db.prepare('UPDATE tasks SET agent = ? WHERE id = ?').run(agent, taskId);
   }
 
   /** The agent a task runs as, if any. */

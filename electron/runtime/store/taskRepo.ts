@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Task, TaskState, Usage } from '../../contract/index.js';
+import type { SandboxMode, Task, TaskState, Usage } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
 
 interface TaskRow {
@@ -20,6 +20,9 @@ interface TaskRow {
   updated_at: string;
   ended_at: string | null;
   parent_id: string | null;
+  agent: string | null;
+  policy_profile: string | null;
+  sandbox: string | null;
 }
 
 /** A control request another client left for the task's runner. */
@@ -41,6 +44,9 @@ function toTask(r: TaskRow): Task {
     updatedAt: r.updated_at,
     ...(r.ended_at !== null && { endedAt: r.ended_at }),
     ...(r.parent_id !== null && { parentId: r.parent_id }),
+    ...(r.agent !== null && { agent: r.agent }),
+    ...(r.policy_profile !== null && { policyProfile: r.policy_profile }),
+    ...(r.sandbox !== null && { sandbox: r.sandbox as SandboxMode }),
   };
 }
 
@@ -59,13 +65,16 @@ export class TaskRepo {
   insert(task: Task): void {
     this.db
       .prepare(
-        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id)
-         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt, @parentId)`,
+        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id, agent, policy_profile, sandbox)
+         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt, @parentId, @agent, @policyProfile, @sandbox)`,
       )
       .run({
         ...task,
         stateReason: task.stateReason ?? null,
         parentId: task.parentId ?? null,
+        agent: task.agent ?? null,
+        policyProfile: task.policyProfile ?? null,
+        sandbox: task.sandbox ?? null,
         plan: toJson(task.plan),
         inputs: toJson(task.inputs),
         budget: toJson(task.budget),

@@ -2,6 +2,7 @@ import { init } from './001_init.js';
 import { scheduler } from './002_scheduler.js';
 import { memory } from './003_memory.js';
 import { agents } from './004_agents.js';
+import { taskOptions } from './005_task_options.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
 export interface Migration {
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'scheduler', sql: scheduler },
   { version: 3, name: 'memory', sql: memory },
   { version: 4, name: 'agents', sql: agents },
+  { version: 5, name: 'task_options', sql: taskOptions },
 ];
