@@ -1,8 +1,8 @@
 // Electron composition root: one window over the runtime, hosted in this main process.
 import { app, BrowserWindow, ipcMain, net, protocol, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openRuntime } from '../cli/openRuntime.js';
-import { RENDERER_DIST, resolveStatic } from '../cli/webUi.js';
+import { openRuntime } from '../capabilities/composition/openRuntime.js';
+import { RENDERER_DIST, resolveStatic } from '../capabilities/transports/webUi.js';
 import { installIpcBridge } from './ipcBridge.js';
 import { hardenContents, hardenSession } from './security.js';
 import { mainWindowOptions } from './windowOptions.js';

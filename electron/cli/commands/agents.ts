@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { agentsFor } from '../../runtime/agents/index.js';
-import { withRuntime } from '../openRuntime.js';
+import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
 
 /** `agent-desk agents list|create|delete`. */
@@ -10,7 +10,7 @@ export function registerAgents(program: Command): void {
     .command('list')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
+      withControlRuntime(opts.json, (rt) => {
         const list = agentsFor(rt).list();
         if (opts.json) return printJson({ agents: list });
         for (const a of list)
@@ -30,7 +30,7 @@ export function registerAgents(program: Command): void {
         name: string,
         opts: { model?: string; tools?: string; workspace?: string; maxConcurrent?: string; description?: string; json?: boolean },
       ) =>
-        withRuntime(opts.json, (rt) => {
+        withControlRuntime(opts.json, (rt) => {
           const agent = agentsFor(rt).create({
             name,
             ...(opts.model && { model: opts.model }),
@@ -47,7 +47,7 @@ export function registerAgents(program: Command): void {
     .command('delete <name>')
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
+      withControlRuntime(opts.json, (rt) => {
         const deleted = agentsFor(rt).remove(name);
         if (opts.json) return printJson({ deleted });
         console.log(deleted ? `deleted ${name}` : `no agent ${name}`);

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { RememberSchema } from '../../contract/index.js';
-import { withRuntime } from '../openRuntime.js';
+import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
 
 /** `agent-desk approvals list|approve|deny`: decisions land in the database any runner reads. */
@@ -13,7 +13,7 @@ export function registerApprovals(program: Command): void {
     .option('--task <taskId>', 'only this task')
     .option('--json', 'print JSON')
     .action((opts: { all?: boolean; task?: string; json?: boolean }) => {
-      return withRuntime(opts.json, (rt) => {
+      return withControlRuntime(opts.json, (rt) => {
         const list = rt.approvals.list({ ...(!opts.all && { status: 'pending' as const }), ...(opts.task && { taskId: opts.task }) });
         if (opts.json) return printJson({ approvals: list });
         for (const a of list) {
@@ -29,7 +29,7 @@ export function registerApprovals(program: Command): void {
       .option('--reason <text>', 'why (recorded in the trace)')
       .option('--json', 'print JSON')
       .action((id: string, opts: { remember: string; reason?: string; json?: boolean }) => {
-        return withRuntime(opts.json, (rt) => {
+        return withControlRuntime(opts.json, (rt) => {
           const remember = RememberSchema.parse(opts.remember);
           const by = `cli:${os.userInfo().username}`;
           const decided = rt.approvals.decide(

@@ -11,7 +11,7 @@ import { ConfigSchema } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { printJson, reportError } from '../output.js';
-import { RENDERER_DIST, webUiHandler } from '../webUi.js';
+import { RENDERER_DIST, webUiHandler } from '../../capabilities/transports/webUi.js';
 import { median, round } from './benchStats.js';
 
 const SEEDED_TASKS = 25;

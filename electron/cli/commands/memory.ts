@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { MemoryScopeSchema, type MemoryScope } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { memoryFor } from '../../runtime/memory/index.js';
-import { withRuntime } from '../openRuntime.js';
+import { withControlRuntime } from '../openRuntime.js';
 import { printJson } from '../output.js';
 
 /** `--agent <name>` or `--workspace <dir>`: exactly one scope. */
@@ -21,21 +21,21 @@ export function registerMemory(program: Command): void {
   const memory = program.command('memory').description('cross-session memory notes, per agent or workspace');
   scoped(memory.command('search [query]')).action(
     (query: string | undefined, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
+      withControlRuntime(opts.json, (rt) => {
         const notes = memoryFor(rt).search(scopeOf(opts), query ?? '', 50);
         if (opts.json) return printJson({ notes });
         for (const n of notes) console.log(`${n.id}  ${n.text}`);
       }),
   );
   scoped(memory.command('add <text>')).action((text: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-    withRuntime(opts.json, (rt) => {
+    withControlRuntime(opts.json, (rt) => {
       const note = memoryFor(rt).add(scopeOf(opts), text);
       if (opts.json) return printJson(note);
       console.log(note.id);
     }),
   );
   scoped(memory.command('forget <noteId>')).action((noteId: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-    withRuntime(opts.json, (rt) => {
+    withControlRuntime(opts.json, (rt) => {
       const forgotten = memoryFor(rt).forget(scopeOf(opts), noteId);
       if (opts.json) return printJson({ forgotten });
       console.log(forgotten ? `forgot ${noteId}` : `no note ${noteId} in that scope`);

@@ -6,7 +6,7 @@ import { startWsGateway } from '../../capabilities/transports/wsServer.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { openRuntime } from '../openRuntime.js';
 import { reportError } from '../output.js';
-import { webUiHandler } from '../webUi.js';
+import { webUiHandler } from '../../capabilities/transports/webUi.js';
 
 /** `agent-desk serve`: the headless gateway (WebSocket RPC on loopback) hosting the runtime. */
 export function registerServe(program: Command): void {

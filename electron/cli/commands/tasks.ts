@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { TaskStateSchema, type TaskState } from '../../contract/index.js';
-import { withRuntime } from '../openRuntime.js';
+import { withControlRuntime } from '../openRuntime.js';
 import { EXIT, printJson, row } from '../output.js';
 
 /** `agent-desk tasks list|show|pause|cancel`. */
@@ -12,7 +12,7 @@ export function registerTasks(program: Command): void {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON')
     .action((opts: { state?: string; limit: string; json?: boolean }) => {
-      return withRuntime(opts.json, (rt) => {
+      return withControlRuntime(opts.json, (rt) => {
         const state = opts.state === undefined ? undefined : TaskStateSchema.parse(opts.state);
         const list = rt.store.tasks.list({ limit: Number(opts.limit), ...(state && { state: state as TaskState }) });
         if (opts.json) return printJson({ tasks: list });
@@ -24,7 +24,7 @@ export function registerTasks(program: Command): void {
     .option('--json', 'print JSON')
     .option('--trace', 'include the trace')
     .action((taskId: string, opts: { json?: boolean; trace?: boolean }) => {
-      return withRuntime(opts.json, (rt) => {
+      return withControlRuntime(opts.json, (rt) => {
         const task = rt.engine.get(taskId);
         const steps = rt.engine.steps(taskId);
         const trace = opts.trace ? rt.trace.page(taskId, 0, 1000).events : undefined;
@@ -41,7 +41,7 @@ export function registerTasks(program: Command): void {
       .command(`${verb} <taskId>`)
       .option('--json', 'print JSON')
       .action((taskId: string, opts: { json?: boolean }) => {
-        return withRuntime(opts.json, (rt) => {
+        return withControlRuntime(opts.json, (rt) => {
           const task = verb === 'pause' ? rt.engine.pause(taskId) : rt.engine.cancel(taskId);
           if (opts.json) printJson(task);
           else console.log(`${task.id} ${verb} requested (${task.state})`);

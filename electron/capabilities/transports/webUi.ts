@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where `npm run build` puts the renderer (dist/renderer, next to dist/electron). */
-export const RENDERER_DIST = fileURLToPath(new URL('../../renderer/', import.meta.url));
+export const RENDERER_DIST = fileURLToPath(new URL('../../../renderer/', import.meta.url));
 
 /**
  * The web UI's Content-Security-Policy: only the page's own scripts and styles, RPC back to
