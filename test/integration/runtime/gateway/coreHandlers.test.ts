@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Scope } from '../../../../electron/contract/index.js';
+import { AgentSpecSchema } from '../../../../electron/contract/index.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
+import { AgentRepo } from '../../../../electron/runtime/store/agentRepo.js';
 import { REPO_ROOT as ROOT } from '../../../support/cliSandbox.js';
 import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 
@@ -103,5 +105,24 @@ describe('core RPC methods', () => {
     const byName = Object.fromEntries(response.result.tools.map((t) => [t.name, t]));
     expect(Object.keys(byName)).toEqual(['echo', 'fs.delete', 'fs.list', 'fs.read', 'fs.write', 'http.request']);
     expect(byName['fs.delete']).toMatchObject({ tier: 'api', risk: 'delete', availability: { available: true } });
+  });
+  it('tasks.create takes exactly one of playbook and goal, refuses an unknown agent and keeps the task options', async () => {
+    h = openTestRuntime();
+    const playbook = { source: CLEANUP };
+    expect(await call('tasks.create', { playbook, goal: 'tidy up', start: false })).toMatchObject({
+      error: { code: 'invalid_params', message: expect.stringContaining('exactly one of playbook and goal') },
+    });
+    expect(await call('tasks.create', { start: false })).toMatchObject({ error: { code: 'invalid_params' } });
+    expect(await call('tasks.create', { playbook, agent: 'ghost', start: false })).toMatchObject({
+      error: { code: 'not_found', message: expect.stringContaining('ghost') },
+    });
+    const at = '2026-11-30T00:00:00.000Z';
+    new AgentRepo(h.rt.store.db).save({ ...AgentSpecSchema.parse({ name: 'janitor' }), createdAt: at, updatedAt: at });
+    const created = (await call('tasks.create', { playbook, agent: 'janitor', sandbox: 'none', start: false })) as {
+      result: { id: string };
+    };
+    const got = (await call('tasks.get', { taskId: created.result.id })) as { result: { task: Record<string, unknown> } };
+    expect(got.result.task).toMatchObject({ agent: 'janitor', sandbox: 'none' });
+    expect(new AgentRepo(h.rt.store.db).agentOf(created.result.id)).toBe('janitor');
   });
 });
