@@ -9,6 +9,7 @@ import { registerMemory } from './commands/memory.js';
 import { registerQueue } from './commands/queue.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 import { packageVersion } from './openRuntime.js';
@@ -33,6 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerMemory(program);
   registerAgents(program);
   registerSandbox(program);
+  registerSecrets(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { BudgetSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
+import { ModelsConfigSchema } from './modelsConfig.js';
 
 /** The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied. */
 export const ConfigSchema = z
   .object({
-    policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [] }),
+    policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [], profiles: {} }),
     budget: BudgetSchema.partial().default({}),
     gateway: z
       .object({
@@ -29,11 +30,15 @@ export const ConfigSchema = z
         image: z.string().optional(),
         /** Hosts (`host[:port]` globs) sandboxes may reach through the runtime's proxy; empty = network none. */
         egressAllow: z.array(z.string()).default([]),
+        /** Live-view frames per second while a task holds a desktop (0 = only frames taken after actions). */
+        liveFps: z.number().min(0).max(30).default(5),
       })
       .strict()
-      .default({ poolSize: 0, egressAllow: [] }),
+      .default({ poolSize: 0, egressAllow: [], liveFps: 5 }),
     /** `FULL` also survives power loss, at some cost per step. */
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+    /** Model providers (keys by secret name), the default model and the price table. */
+    models: ModelsConfigSchema.default({ providers: {}, prices: {} }),
   })
   .strict();
 /** The runtime configuration. */

@@ -78,10 +78,39 @@ export const McpServerStatusSchema = z.object({
 /** A server status. */
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 
+/** A resource a server lists (read it with `mcp__<server>__read_resource`). */
+export const McpResourceSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+/** A listed resource. */
+export type McpResource = z.infer<typeof McpResourceSchema>;
+
+/** A parameterised resource (RFC 6570 URI template). */
+export const McpResourceTemplateSchema = z.object({
+  uriTemplate: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+
+/** A prompt a server lists (render it with `mcp__<server>__get_prompt`). */
+export const McpPromptSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })),
+});
+/** A listed prompt. */
+export type McpPrompt = z.infer<typeof McpPromptSchema>;
+
 /** What `mcp.servers.test` found on a live connection. */
 export const McpServerProbeSchema = McpServerStatusSchema.extend({
-  resources: z.array(z.object({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })),
-  prompts: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+  resources: z.array(McpResourceSchema),
+  prompts: z.array(McpPromptSchema),
   serverVersion: z.object({ name: z.string(), version: z.string() }).optional(),
 });
 /** A probe result. */
@@ -118,5 +147,19 @@ export const McpMethods = {
     scope: 'operator.admin',
     sideEffect: false,
     description: 'Connect to a configured server and list its tools, resources and prompts.',
+  }),
+  'mcp.resources.list': spec({
+    params: ServerRef,
+    result: z.object({ server: z.string(), resources: z.array(McpResourceSchema), resourceTemplates: z.array(McpResourceTemplateSchema) }),
+    scope: 'operator.read',
+    sideEffect: false,
+    description: 'Resources (and resource templates) one server lists; connects to it if needed.',
+  }),
+  'mcp.prompts.list': spec({
+    params: ServerRef,
+    result: z.object({ server: z.string(), prompts: z.array(McpPromptSchema) }),
+    scope: 'operator.read',
+    sideEffect: false,
+    description: 'Prompts one server lists, with their arguments; connects to it if needed.',
   }),
 } as const;

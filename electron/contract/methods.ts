@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { ApprovalDecisionSchema, ApprovalSchema, ApprovalStatusSchema } from './approval.js';
 import { EVENT_NAMES, type EventName } from './events.js';
 import { AgentMethods } from './agentMethods.js';
+import { IntentMethods } from './intentMethods.js';
+import { RecordMethods } from './recordMethods.js';
+import { SettingsMethods } from './settingsMethods.js';
 import { McpMethods } from './mcpMethods.js';
+import { QuestionMethods } from './questionMethods.js';
 import { MemoryMethods } from './memoryMethods.js';
 import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
@@ -51,7 +55,10 @@ export const CoreMethods = {
     params: z
       .object({
         title: z.string().max(200).optional(),
-        playbook: z.object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() }).strict().optional(),
+        playbook: z
+          .object({ source: z.string().min(1).max(1_000_000), baseDir: z.string().optional() })
+          .strict()
+          .optional(),
         /** A goal for a model planner (exactly one of `playbook` and `goal`). */
         goal: z.string().min(1).max(20_000).optional(),
         /** Goal tasks: provider model, e.g. `openai:gpt-4.1-mini`. */
@@ -181,6 +188,10 @@ export const Methods = {
   ...AgentMethods,
   ...McpMethods,
   ...SandboxMethods,
+  ...SettingsMethods,
+  ...IntentMethods,
+  ...RecordMethods,
+  ...QuestionMethods,
 } as const;
 
 /** An RPC method name. */

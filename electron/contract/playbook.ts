@@ -62,11 +62,27 @@ export const PlaybookServiceSchema = z
 /** A playbook service. */
 export type PlaybookService = z.infer<typeof PlaybookServiceSchema>;
 
+/** Self-healing of a replayed (recorded) playbook: the model called for a step whose expectation fails. */
+export const PlaybookHealSchema = z
+  .object({
+    /** The model, as a task names it (e.g. `openai:gpt-4.1-mini`). */
+    model: z.string().min(1),
+    /** Model calls per failing step before the task fails. */
+    maxRounds: z.number().int().min(1).max(5).default(2),
+  })
+  .strict();
+/** A playbook's healing settings. */
+export type PlaybookHeal = z.infer<typeof PlaybookHealSchema>;
+
 /** A YAML playbook: runs with no model at all. */
 export const PlaybookSchema = z
   .object({
     name: z.string().min(1),
     description: z.string().optional(),
+    /** The goal the playbook was recorded from (given to the model when a step heals). */
+    goal: z.string().optional(),
+    /** Absent: a failed expectation fails the task, as in any playbook. */
+    heal: PlaybookHealSchema.optional(),
     inputs: z.record(z.string(), PlaybookInputSchema).default({}),
     services: z.array(PlaybookServiceSchema).default([]),
     budget: BudgetSchema.partial().optional(),

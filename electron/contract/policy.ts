@@ -6,8 +6,11 @@ export const PolicyEffectSchema = z.enum(['allow', 'ask', 'deny']);
 /** A policy effect. */
 export type PolicyEffect = z.infer<typeof PolicyEffectSchema>;
 
-/** Where a decision came from: a configured rule, a remembered approval, or a default risk rule. */
-export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default']);
+/**
+ * Where a decision came from: a configured rule, a remembered approval, a default risk rule,
+ * the task's agent (its tool allowlist) or its policy profile (one the config does not define).
+ */
+export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile']);
 
 /** A policy decision, recorded on the step it gated. */
 export const PolicyDecisionSchema = z.object({
@@ -19,6 +22,12 @@ export const PolicyDecisionSchema = z.object({
   reason: z.string(),
   /** False for decisions that must be asked every time (payments). */
   rememberable: z.boolean(),
+  /** The agent the task runs as, when it has one. */
+  agent: z.string().optional(),
+  /** The policy profile whose rules applied (absent: the default rules). */
+  profile: z.string().optional(),
+  /** Checks the model provider attached to the call (OpenAI computer use): it asks, and they are acknowledged once approved. */
+  safetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })).optional(),
 });
 /** A policy decision. */
 export type PolicyDecision = z.infer<typeof PolicyDecisionSchema>;
@@ -37,6 +46,11 @@ export const PolicyConfigSchema = z.object({
   rules: PolicyRulesSchema.default({ deny: [], ask: [], allow: [] }),
   /** Hosts (globs, optional `:port`) that external_http may reach without asking. */
   networkAllow: z.array(z.string()).default([]),
+  /**
+   * Named rule sets a task may use instead of `rules` (`task.policyProfile`, else its agent's
+   * `policyProfile`); the defaults and `networkAllow` apply to every profile alike.
+   */
+  profiles: z.record(z.string().min(1).max(100), PolicyRulesSchema).default({}),
 });
 /** Policy configuration. */
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ComputerActionSchema } from './computerAction.js';
 import type { MethodSpec } from './methods.js';
+import { StepSchema } from './step.js';
 import { TaskSchema } from './task.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
@@ -42,10 +44,25 @@ export const SandboxMethods = {
       width: z.number().int(),
       height: z.number().int(),
       data: z.string(),
+      /** The live view's sequence number when the frame came from it (absent: a fresh capture). */
+      seq: z.number().int().optional(),
+      at: z.string().optional(),
     }),
     scope: 'operator.read',
     sideEffect: false,
-    description: "A fresh screenshot of a task's desktop.",
+    description: "The newest frame of a task's desktop: the live view's last JPEG frame, else a fresh screenshot.",
+  }),
+  'screen.input': spec({
+    params: TaskRef.extend({
+      action: ComputerActionSchema,
+      /** Typed text is a secret (a password, say): the step records its length, never the text. */
+      secret: z.boolean().default(false),
+    }).strict(),
+    result: z.object({ step: StepSchema }),
+    scope: 'operator.write',
+    sideEffect: true,
+    description:
+      "While the task is taken over: perform the user's action on its desktop and record it as a completed step (tool gui.user_action).",
   }),
   'tasks.takeover': spec({
     params: TaskRef,

@@ -10,6 +10,15 @@ export const StepStatusSchema = z.enum(['waiting_approval', 'started', 'complete
 /** A step status. */
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 
+/** Progress a running tool reported (e.g. an MCP server's progress notifications). */
+export const ToolProgressSchema = z.object({
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
+/** A progress report. */
+export type ToolProgress = z.infer<typeof ToolProgressSchema>;
+
 /** One executed (or gated) tool call of a task. */
 export const StepSchema = z.object({
   id: z.string(),
@@ -36,6 +45,8 @@ export const StepSchema = z.object({
   startedAt: z.string(),
   endedAt: z.string().optional(),
   durationMs: z.number().optional(),
+  /** The latest progress of a running call (live in `task.step` events; not kept after it ends). */
+  progress: ToolProgressSchema.optional(),
 });
 /** A step. */
 export type Step = z.infer<typeof StepSchema>;

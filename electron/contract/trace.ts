@@ -20,6 +20,12 @@ export const TraceEventTypeSchema = z.enum([
   'user.message',
   'delegation.started',
   'delegation.finished',
+  'model.call',
+  'intent.proposed',
+  'intent.reviewed',
+  'tool.progress',
+  'user.asked',
+  'user.answered',
 ]);
 /** A trace event type. */
 export type TraceEventType = z.infer<typeof TraceEventTypeSchema>;

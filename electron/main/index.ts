@@ -1,16 +1,27 @@
 // Electron composition root: one window over the runtime, hosted in this main process.
-import { app, BrowserWindow, ipcMain, net, protocol, session } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Approval } from '../contract/index.js';
 import { openRuntime } from '../capabilities/composition/openRuntime.js';
+import { connectConfiguredMcpServers } from '../capabilities/mcp/mcpRuntimeParts.js';
 import { RENDERER_DIST, resolveStatic } from '../capabilities/transports/webUi.js';
+import type { AgentRuntime } from '../runtime/agentRuntime.js';
+import { resolveHome } from '../runtime/config.js';
+import { schedulerFor } from '../runtime/scheduler/index.js';
+import { installDesktopShell } from './desktopShell.js';
 import { installIpcBridge } from './ipcBridge.js';
+import { mainLocale } from './notices.js';
+import { SafeStorageSecretStore, safeStorageUsable } from './safeStorageSecretStore.js';
 import { hardenContents, hardenSession } from './security.js';
+import { runtimeShutdownParts, shutdownRuntime, takePausedAtQuit } from './shutdown.js';
 import { mainWindowOptions } from './windowOptions.js';
 
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 /** The page is served from a privileged `app:` origin: module scripts do not load from file://, and 'self' needs an origin. */
 const APP_SCHEME = 'app';
 const RENDERER_URL = `${APP_SCHEME}://agent-desk/index.html`;
+/** How long quitting waits for working runs to reach a step boundary before leaving them to recovery. */
+const QUIT_GRACE_MS = 10_000;
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 /** Serves dist/renderer read-only under app://agent-desk/ (same path rules as the web mode). */
@@ -22,6 +33,23 @@ function serveRenderer(): void {
   });
 }
 
+/** The runtime with provider keys in OS storage when it really protects them (else the runtime's own encrypted file). */
+function openAppRuntime(): AgentRuntime {
+  const home = resolveHome();
+  const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
+  // A long-lived process like `serve`: the warm sandbox pool fills now.
+  return openRuntime('full', { warmSandboxes: true, ...(secrets ? { secrets } : {}) });
+}
+
+/** Pending approvals through the same method table the window uses. */
+async function pendingApprovals(rt: AgentRuntime): Promise<Approval[]> {
+  const response = await rt.dispatcher.dispatch(
+    { id: 0, method: 'approvals.list', params: { status: 'pending' } },
+    { scopes: ['operator.read'], clientId: 'electron-main' },
+  );
+  return 'result' in response ? (response.result as { approvals: Approval[] }).approvals : [];
+}
+
 /** Starts the app: single instance, hardened session, the runtime and its window. */
 async function start(): Promise<void> {
   if (!app.requestSingleInstanceLock()) return app.quit();
@@ -31,8 +59,21 @@ async function start(): Promise<void> {
   serveRenderer();
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, RENDERER_URL));
 
-  const rt = openRuntime();
+  const rt = openAppRuntime();
+  const home = rt.options.home;
+  await connectConfiguredMcpServers(rt); // as under `serve`: the first tools.catalog lists every server's tools
   rt.engine.recover();
+  // Tasks the last quit paused carry on; tasks a person paused stay paused.
+  for (const id of takePausedAtQuit(home, (taskId) => rt.store.tasks.get(taskId)?.state)) {
+    try {
+      rt.engine.resume(id);
+    } catch (error) {
+      console.error(`Could not resume ${id}: ${(error as Error).message}`); // e.g. another process runs it now
+    }
+  }
+  const scheduler = schedulerFor(rt);
+  scheduler.start();
+
   const options = mainWindowOptions(PRELOAD);
   // The critical flags are restated literally so static analysers (electronegativity) see them here.
   const window = new BrowserWindow({
@@ -52,16 +93,29 @@ async function start(): Promise<void> {
     dispatcher: rt.dispatcher,
     bus: rt.bus,
   });
+  const closeShell = installDesktopShell({
+    window,
+    rendererUrl: RENDERER_URL,
+    bus: rt.bus,
+    locale: mainLocale(app.getLocale()),
+    pending: await pendingApprovals(rt),
+    quit: () => app.quit(),
+  });
   window.once('ready-to-show', () => window.show());
   app.on('second-instance', () => {
     if (window.isMinimized()) window.restore();
+    window.show();
     window.focus();
   });
   app.on('window-all-closed', () => app.quit());
-  // Steps in flight are recorded; closing the store leaves tasks resumable on the next start.
-  app.on('will-quit', () => {
-    closeBridge();
-    rt.store.close();
+
+  let quitting = false;
+  app.on('will-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault(); // quit again once the runtime is closed
+    closeShell();
+    void shutdownRuntime(runtimeShutdownParts(rt, scheduler, closeBridge), QUIT_GRACE_MS).finally(() => app.exit(0));
   });
   await window.loadURL(RENDERER_URL);
 }

@@ -35,7 +35,9 @@ export function installIpcBridge(options: IpcBridgeOptions): () => void {
     if (!contents.isDestroyed()) contents.send(IPC_CHANNELS.event, frame);
   };
   const ctx = {
-    scopes: ALL_SCOPES.filter((s) => s !== 'operator.secrets'),
+    // The window is the local user's own app: it may store and delete provider keys. No method
+    // ever returns a secret value, so the scope lets the page write keys, never read them.
+    scopes: [...ALL_SCOPES],
     clientId: 'electron-window',
     subscribe: (filter: Parameters<EventBus['on']>[0]) => void unsubscribes.push(bus.on(filter, push)),
   };

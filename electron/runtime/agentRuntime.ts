@@ -1,12 +1,16 @@
 import path from 'node:path';
 import type { Config } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
+import { agentPolicyLookup } from './agents/policyLookup.js';
 import { processIsAlive, type EngineDeps } from './engine/engineDeps.js';
 import type { CheckRunner, PlanFactory, ServiceHost } from './engine/ports.js';
 import { TaskEngine } from './engine/taskEngine.js';
 import { createDispatcher, type Dispatcher } from './gateway/dispatcher.js';
 import { createEventBus, type EventBus } from './gateway/eventBus.js';
 import { coreHandlers } from './gateway/coreHandlers.js';
+import { recordHandlers } from './gateway/recordHandlers.js';
+import { questionHandlers } from './gateway/questionHandlers.js';
+import { UserQuestions } from './engine/userQuestions.js';
 import type { Handlers } from './gateway/handlers.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
 import { ApprovalBroker } from './policy/approvalBroker.js';
@@ -55,7 +59,11 @@ export class AgentRuntime {
   readonly redactor = new Redactor();
   readonly trace: TraceLog;
   readonly approvals: ApprovalBroker;
+  /** Decides every tool call (agent allowlists, policy profiles, rules, defaults). */
+  readonly gate: PolicyGate;
   readonly engine: TaskEngine;
+  /** Questions tools ask mid-call (MCP elicitation), waiting for `tasks.respond`. */
+  readonly questions = new UserQuestions();
   readonly dispatcher: Dispatcher;
   readonly startedAt: string;
 
@@ -70,9 +78,14 @@ export class AgentRuntime {
     const emit: EngineDeps['emit'] = (name, payload) => this.bus.emit(name, payload);
     this.approvals = new ApprovalBroker(this.store, this.trace, this.redactor, clock, emit);
     // Grants are stored with redacted subjects, so look them up the same way.
-    const gate = new PolicyGate(options.config.policy, {
-      findGrant: (q) => this.store.grants.find({ ...q, subject: this.redactor.text(q.subject) }),
-    });
+    const gate = new PolicyGate(
+      options.config.policy,
+      { findGrant: (q) => this.store.grants.find({ ...q, subject: this.redactor.text(q.subject) }) },
+      agentPolicyLookup(this.store.db),
+    );
+    this.gate = gate;
+    // Model planners are offered only the tools a task's agent may use.
+    this.registry.restrictPerTask((task) => gate.toolFilter(task));
     const deps: EngineDeps = {
       store: this.store,
       trace: this.trace,
@@ -90,10 +103,16 @@ export class AgentRuntime {
       pollMs: options.pollMs ?? 250,
       retryBackoffMs: options.retryBackoffMs ?? 500,
       loopThreshold: options.loopThreshold ?? 3,
+      questions: this.questions,
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({
-      handlers: Object.assign(coreHandlers(this), ...(options.handlers ?? []).map((make) => make(this))),
+      handlers: Object.assign(
+        coreHandlers(this),
+        recordHandlers(this),
+        questionHandlers(this),
+        ...(options.handlers ?? []).map((make) => make(this)),
+      ),
       idempotency: this.store.idempotency,
     });
   }

@@ -52,6 +52,7 @@ const ROUTES: Record<string, ModelRoute> = {
 /** A request the server received, for assertions. */
 export interface ReceivedRequest {
   route: ModelRoute;
+  path: string;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown>;
 }
@@ -112,10 +113,12 @@ export class ModelServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const route = ROUTES[(req.url ?? '').split('?')[0]!];
+    const requestPath = (req.url ?? '').split('?')[0]!;
+    // By suffix: OpenAI-compatible services put the API under their own prefix (e.g. /compatible-mode/v1).
+    const route = Object.entries(ROUTES).find(([suffix]) => requestPath.endsWith(suffix.slice('/v1'.length)))?.[1];
     if (!route) return json(res, 404, { error: { message: `no route ${req.url}` } });
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-    this.requests.push({ route, headers: req.headers, body });
+    this.requests.push({ route, path: requestPath, headers: req.headers, body });
     const reply = this.queues[route].shift();
     if (!reply) return json(res, 500, { error: { type: 'server_error', message: `model server: no scripted reply left for ${route}` } });
     if ('status' in reply) {

@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Download, Locator, Page, Route } from 'playwright-core';
 import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
 import { ToolError } from '../../runtime/tools/types.js';
-import { clickRisk } from './clickRisk.js';
-import { PAGE_MODEL_SCRIPT, REF_ATTRIBUTE, type PageElement, type PageModel } from './pageModel.js';
+import { clickRisk, PAGE_MODEL_SCRIPT, REF_ATTRIBUTE, type PageElement, type PageModel } from './pageModel.js';
 
 /** How a tool names the element it acts on: a snapshot ref, its visible text, role + name, or a CSS selector. */
 export interface ElementTarget {

@@ -4,7 +4,8 @@ import { ToolError, type AnyTool } from '../../runtime/tools/types.js';
 import type { BrowserHost } from './browserHost.js';
 import type { BrowserSession, ElementTarget } from './browserSession.js';
 import { browserTool, describeTarget, oneTarget, pageClassification, targetFields, targetOf } from './browserToolKit.js';
-import { clickRisk } from './clickRisk.js';
+import { assertPressClassified, classifyPress } from './keyPress.js';
+import { clickRisk } from './pageModel.js';
 
 const timeoutMs = z.number().int().min(100).max(120_000).default(15_000);
 
@@ -66,16 +67,22 @@ export function inputTools(host: BrowserHost): AnyTool[] {
     browserTool(host, {
       name: 'press',
       title: 'Press a key',
-      description: 'Press a key (e.g. Enter, Tab, Control+A) on the focused element or a target.',
+      description:
+        'Press a key (e.g. Enter, Tab, Control+A) on the focused element or a target. Enter that submits a pay/buy/order form waits for approval.',
       input: z.object({ ...targetFields, key: z.string().min(1).max(50) }).strict(),
-      risk: 'write',
+      risk: 'payment',
       readOnly: false,
       changesPage: true,
-      classify: (args, session) => pageClassification('write', false, session, `press ${args.key}`),
+      classify: (args, session) => classifyPress(args.key, targetOf(args), session),
       run: async (session, args) => {
         const target = targetOf(args);
+        await assertPressClassified(args.key, target, session);
+        const mark = session.blocked.length;
         if (Object.keys(target).length > 0) await session.locate(target).press(args.key);
         else await session.page.keyboard.press(args.key);
+        await session.page.waitForLoadState('load').catch(() => undefined);
+        const blocked = session.navigationBlockedSince(mark);
+        if (blocked) throw blocked;
         return { pressed: args.key };
       },
     }),

@@ -4,6 +4,12 @@ import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { agentHandlers } from '../../runtime/gateway/agentHandlers.js';
 import { memoryHandlers } from '../../runtime/gateway/memoryHandlers.js';
 import { schedulerHandlers } from '../../runtime/gateway/schedulerHandlers.js';
+import { intentHandlers } from '../../runtime/gateway/intentHandlers.js';
+import { redactStoredSecrets, settingsHandlers } from '../../runtime/gateway/settingsHandlers.js';
+import { runtimeGoalPlans } from '../../runtime/planning/llm/goalRuntime.js';
+import { runtimeReplayPlans } from '../../runtime/planning/record/replayRuntime.js';
+import type { SecretStore } from '../../runtime/secrets/secretStore.js';
+import { FileSecretStore } from '../secrets/fileSecretStore.js';
 import { browserRuntimeParts } from '../browser/browserRuntimeParts.js';
 import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimeParts.js';
 import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
@@ -26,37 +32,56 @@ export type RuntimeRole = 'full' | 'control';
  * The one composition of the runtime with its real capabilities, shared by the CLI and the
  * Electron main process: data under AGENT_DESK_HOME, config from its config.json.
  */
-export function openRuntime(role: RuntimeRole = 'full'): AgentRuntime {
+export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: boolean; secrets?: SecretStore } = {}): AgentRuntime {
   const home = resolveHome();
   const config = loadConfig(home);
   const version = packageVersion();
+  // Electron main passes OS-backed storage; the headless runtime keeps an encrypted file.
+  const secrets = opts.secrets ?? new FileSecretStore(home);
   const core: RuntimeOptions = {
     home,
     config,
     services: new ProcessServiceHost(),
     version,
-    handlers: [schedulerHandlers, memoryHandlers, agentHandlers],
+    handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
-  if (role === 'control') return new AgentRuntime(core);
+  if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
   const mcp = mcpRuntimeParts(home, version);
   const browser = browserRuntimeParts(config);
   const desktop = desktopRuntimeParts({
     home,
     poolSize: config.sandbox.poolSize,
     egressAllow: config.sandbox.egressAllow,
+    liveFps: config.sandbox.liveFps,
     ...(config.sandbox.image ? { image: config.sandbox.image } : {}),
   });
-  // Start-up: remove sandboxes a killed runtime of this data folder left (awaited by close).
-  const reaping = reapDesktopOrphans(desktop).catch(() => []);
-  const rt = new AgentRuntime({
+  let reaping: Promise<unknown> = Promise.resolve();
+  const rt: AgentRuntime = new AgentRuntime({
     ...core,
     tools: [...mcp.tools, ...browser.tools, ...desktop.tools],
     handlers: [...mcp.handlers, ...(core.handlers ?? []), desktop.handlers],
     runChecks: desktop.runChecks,
+    // Goal tasks plan with a model; recorded playbooks call one only to heal a failing step.
+    plans: (playbooks) => runtimeGoalPlans((): AgentRuntime => rt, secrets)(runtimeReplayPlans((): AgentRuntime => rt, secrets)(playbooks)),
     onClose: [...mcp.onClose, ...browser.onClose, async () => void (await reaping), ...desktop.onClose],
   });
   mcp.attach(rt);
   browser.attach(rt);
   desktop.attach(rt);
+  // Start-up: remove sandboxes a killed runtime of this data folder left (but those of tasks that may resume; awaited by close).
+  reaping = reapDesktopOrphans(desktop, rt).catch(() => []);
+  withSecretsRedacted(rt, secrets);
+  // A long-lived gateway fills the warm pool at start, so the first task's desktop is ready.
+  if (opts.warmSandboxes) void desktop.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));
+  return rt;
+}
+
+/** Stored secret values join the redactor before anything runs (a broken store only warns here). */
+function withSecretsRedacted(rt: AgentRuntime, secrets: SecretStore): AgentRuntime {
+  try {
+    redactStoredSecrets(rt.redactor, secrets);
+  } catch (error) {
+    process.emitWarning(`secrets: ${(error as Error).message}`);
+  }
   return rt;
 }

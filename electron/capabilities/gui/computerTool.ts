@@ -64,7 +64,8 @@ async function settle(session: DesktopSession, timeoutMs = 3_000, quiet = AFTER_
   return stable;
 }
 
-async function perform(session: DesktopSession, a: ComputerAction, onFrame: FrameSink): Promise<ComputerActionResult> {
+/** Performs one action on a desktop (the agent's and, during a takeover, the user's), then settles. */
+export async function performAction(session: DesktopSession, a: ComputerAction, onFrame: FrameSink): Promise<ComputerActionResult> {
   const { sandbox, space } = session;
   const toScreen = (p: Point): Point => space.toScreen(p);
   switch (a.action) {
@@ -136,7 +137,7 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
-      return abortable(perform(session, args, onFrame), ctx.signal);
+      return abortable(performAction(session, args, onFrame), ctx.signal);
     },
   };
 }

@@ -2,6 +2,7 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import type { SandboxLimits } from '../sandbox/hardening.js';
 import { EGRESS_NETWORK, ensureEgressNetwork } from '../sandbox/egressNetwork.js';
 import { EgressProxy } from '../sandbox/egressProxy.js';
+import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
 import { SandboxDriver } from '../sandbox/sandboxDriver.js';
 import { WarmPool } from '../sandbox/warmPool.js';
 import { DesktopSession } from './desktopSession.js';
@@ -16,6 +17,9 @@ export interface TaskDesktopsOptions {
   limits?: Partial<SandboxLimits>;
   /** Hosts sandboxes may reach through the allowlisting proxy; empty keeps network `none`. */
   egressAllow?: readonly string[];
+  /** Told when a task's desktop is ready and when it goes (the live view follows these). */
+  onReady?: (session: DesktopSession) => void;
+  onRelease?: (session: DesktopSession) => void;
 }
 
 /**
@@ -64,16 +68,30 @@ export class TaskDesktops {
     let session = this.sessions.get(workspace);
     if (!session) {
       session = this.driver()
-        .then((driver) => (this.pool ? this.pool.acquire() : driver.create({ task: taskId })))
+        .then((driver) => this.acquire(driver, taskId))
         .then((sandbox) => {
           const s = new DesktopSession(taskId, sandbox);
           this.ready.set(workspace, s);
+          this.opts.onReady?.(s);
           return s;
         });
       session.catch(() => this.sessions.delete(workspace));
       this.sessions.set(workspace, session);
     }
     return session;
+  }
+
+  /**
+   * A resumed task gets back the desktop a killed runtime left running (adopted as it was);
+   * otherwise a warm one, named after the task so a later process can adopt it; else a new one.
+   */
+  private async acquire(driver: SandboxDriver, taskId: string): Promise<DesktopSandbox> {
+    const adopted = await driver.adopt(taskId);
+    if (adopted) return adopted;
+    if (!this.pool) return driver.create({ task: taskId });
+    const sandbox = await this.pool.acquire();
+    await driver.assign(sandbox, taskId).catch((error: Error) => process.emitWarning(`sandbox ${sandbox.name}: ${error.message}`));
+    return sandbox;
   }
 
   /** The task's desktop if it already exists (synchronous, for classification). */
@@ -91,12 +109,14 @@ export class TaskDesktops {
     const session = this.sessions.get(workspace);
     this.sessions.delete(workspace);
     this.ready.delete(workspace);
-    if (session) await (await session.catch(() => undefined))?.sandbox.destroy();
+    const s = await session?.catch(() => undefined);
+    if (s) this.opts.onRelease?.(s);
+    await s?.sandbox.destroy();
   }
 
-  /** Removes containers a killed runtime of this owner left behind. */
-  async reapOrphans(): Promise<string[]> {
-    return this.control.reapOrphans();
+  /** Removes containers a killed runtime of this owner left behind, but those of tasks `keep` names. */
+  async reapOrphans(keep?: (task: string) => boolean): Promise<string[]> {
+    return this.control.reapOrphans(keep);
   }
 
   /** Destroys every desktop and the warm pool. */

@@ -15,6 +15,8 @@ export interface CachedMcpTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** Set for the read-only tools Agent Desk adds over the server's resources or prompts. */
+  catalog?: 'read_resource' | 'get_prompt';
 }
 
 /** Reads mcp.json; a missing file is no servers, a broken one a clear error naming each problem. */

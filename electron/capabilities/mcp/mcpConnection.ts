@@ -2,9 +2,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Availability, McpServerConfig, McpServerState } from '../../contract/index.js';
 import { ToolError } from '../../runtime/tools/types.js';
+import { McpCallTimer } from './mcpCallTimer.js';
+import { catalogEntries, listCatalog, type McpCatalog } from './mcpCatalogTools.js';
+import { answerElicitation, type AskingCall } from './mcpElicitation.js';
 import type { CachedMcpTool } from './mcpConfigFile.js';
 
 /** Progress reported by a server during one call. */
@@ -26,6 +38,9 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_TAIL = 2000;
+const PROBE_TIMEOUT_MS = 5000;
+/** The SDK's own request timeout is switched off (setTimeout's maximum): McpCallTimer keeps time. */
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * One MCP server: connects on demand, lists and calls tools, notices when the server dies or
@@ -42,6 +57,8 @@ export class McpConnection {
   private reconnectAttempt = 0;
   private closedByUs = false;
   private calls = 0;
+  private probing = false;
+  private readonly asking: AskingCall[] = [];
 
   constructor(
     readonly name: string,
@@ -62,6 +79,11 @@ export class McpConnection {
   /** The child process id of a stdio server while it runs. */
   get pid(): number | undefined {
     return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** Reconnects scheduled since the link was lost (0 while connected); each waits longer than the last. */
+  get reconnectAttempts(): number {
+    return this.reconnectAttempt;
   }
 
   /** Tool calls waiting for an answer right now. */
@@ -94,40 +116,61 @@ export class McpConnection {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    opts: { signal: AbortSignal; onProgress?: (p: McpProgress) => void },
+    opts: { signal: AbortSignal; onProgress?: (p: McpProgress) => void; asker?: Omit<AskingCall, 'timer'> },
   ): Promise<CallToolResult> {
+    const result = await this.request(tool, opts.signal, async (client, options, timer) => {
+      const asking = opts.asker && { ...opts.asker, timer };
+      if (asking) this.asking.push(asking);
+      try {
+        return await client.callTool({ name: tool, arguments: args }, undefined, {
+          ...options,
+          onprogress: (p) => {
+            timer.touch();
+            opts.onProgress?.(p);
+          },
+        });
+      } finally {
+        if (asking) this.asking.splice(this.asking.indexOf(asking), 1);
+      }
+    });
+    return result as CallToolResult;
+  }
+
+  /** Reads one resource (`resources/read`). */
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.request(`resources/read ${uri}`, signal, (client, options) => client.readResource({ uri }, options));
+  }
+
+  /** Renders one prompt (`prompts/get`) with its arguments. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    return this.request(`prompts/get ${name}`, signal, (client, options) => client.getPrompt({ name, arguments: args }, options));
+  }
+
+  /** One request on the live client, with the call's timeout and abort signal, and failures made ToolErrors. */
+  private async request<T>(
+    what: string,
+    signal: AbortSignal,
+    send: (client: Client, options: RequestOptions, timer: McpCallTimer) => Promise<T>,
+  ): Promise<T> {
     const client = await this.connect().catch((error: unknown) => {
       throw new ToolError(`MCP server "${this.name}" cannot be reached: ${messageOf(error)}`, true, 'mcp_unavailable');
     });
+    // Our timer, not the SDK's: it also stands still while the user answers the server's question.
+    const timer = new McpCallTimer(this.config.timeoutMs, signal);
     this.calls++;
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: opts.signal,
-        timeout: this.config.timeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => opts.onProgress?.(p),
-      });
-      return result as CallToolResult;
+      return await send(client, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS }, timer);
     } catch (error) {
-      throw this.callFailure(tool, error, opts.signal);
+      throw this.callFailure(what, error, signal, timer.timedOut);
     } finally {
+      timer.dispose();
       this.calls--;
     }
   }
 
-  /** Resources and prompts the server lists (empty when it does not support them). */
-  async catalog(): Promise<{
-    resources: { uri: string; name: string; mimeType?: string }[];
-    prompts: { name: string; description?: string }[];
-  }> {
-    const client = await this.connect();
-    const caps = client.getServerCapabilities();
-    const resources = caps?.resources ? (await client.listResources()).resources : [];
-    const prompts = caps?.prompts ? (await client.listPrompts()).prompts : [];
-    return {
-      resources: resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.mimeType !== undefined && { mimeType: r.mimeType }) })),
-      prompts: prompts.map((p) => ({ name: p.name, ...(p.description !== undefined && { description: p.description }) })),
-    };
+  /** Resources, resource templates and prompts the server lists (empty when it does not support them). */
+  async catalog(): Promise<McpCatalog> {
+    return listCatalog(await this.connect(), this.config.timeoutMs);
   }
 
   /** Disconnects for good (stops a stdio server); no reconnect follows. */
@@ -142,12 +185,16 @@ export class McpConnection {
     clearTimeout(this.reconnectTimer);
     this.closedByUs = false;
     this.setState('connecting', undefined);
-    const client = new Client({ name: 'agent-desk', version: this.options.clientVersion }, { capabilities: {} });
+    // Form elicitation: a server's question mid-call becomes a waiting_user prompt of the calling task.
+    const client = new Client({ name: 'agent-desk', version: this.options.clientVersion }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(this.name, [...this.asking], request.params));
     const transport = this.makeTransport();
     // Only the current transport may mark the server dead: an old one closing late must not.
     transport.onclose = () => {
       if (this.transport === transport) this.lost(`the server ${this.describeExit()}`);
     };
+    // An HTTP server that dies does not close anything: its event streams just break. Ask it.
+    if (transport instanceof StreamableHTTPClientTransport) client.onerror = (error) => void this.probe(client, transport, error);
     this.transport = transport;
     try {
       // Starting a server (npx, a cold Node) can take longer than a call may: give it at least 15 s.
@@ -183,7 +230,7 @@ export class McpConnection {
       }
       cursor = page.nextCursor;
     } while (cursor);
-    this.options.onTools(this.name, tools);
+    this.options.onTools(this.name, [...tools, ...catalogEntries(client.getServerCapabilities(), tools)]);
   }
 
   private makeTransport(): Transport {
@@ -202,6 +249,22 @@ export class McpConnection {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
     return transport;
+  }
+
+  /**
+   * After a transport error on an HTTP link (a broken event stream), pings the server: when it
+   * does not answer, the link is dropped at once, so calls in flight fail now instead of at their timeout.
+   */
+  private async probe(client: Client, transport: Transport, error: Error): Promise<void> {
+    if (this.probing || this.transport !== transport || this.stateValue !== 'connected') return;
+    this.probing = true;
+    try {
+      await client.ping({ timeout: Math.min(this.config.timeoutMs, PROBE_TIMEOUT_MS) });
+    } catch (pingError) {
+      if (this.transport === transport) this.abandon(`the server stopped answering (${error.message}; ping: ${messageOf(pingError)})`);
+    } finally {
+      this.probing = false;
+    }
   }
 
   /** The link is gone (exit, refused, hang): tools go unavailable and a reconnect is scheduled. */
@@ -225,9 +288,9 @@ export class McpConnection {
     this.reconnectTimer.unref();
   }
 
-  private callFailure(tool: string, error: unknown, signal: AbortSignal): Error {
+  private callFailure(tool: string, error: unknown, signal: AbortSignal, timedOut: boolean): Error {
     if (signal.aborted) return new ToolError(`call of ${tool} on "${this.name}" was cancelled`, false, 'aborted');
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
       const reason = `did not answer ${tool} within ${this.config.timeoutMs} ms`;
       // A hung server would stall every later call too: drop it and let the router fall back.
       this.abandon(reason);

@@ -3,6 +3,7 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import type { ToolRegistry } from '../../runtime/tools/registry.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { loadMcpConfig, loadToolCache, saveMcpConfig, saveToolCache, type CachedMcpTool } from './mcpConfigFile.js';
+import { catalogRemoteName, catalogTool, type McpCatalog } from './mcpCatalogTools.js';
 import { McpConnection } from './mcpConnection.js';
 import { mcpTool } from './mcpTool.js';
 
@@ -20,8 +21,8 @@ const DEFAULT_RECONNECT_MS = [1000, 2000, 5000, 10_000, 30_000];
 const remoteNames = new WeakMap<AnyTool, string>();
 
 function build(connection: McpConnection, remote: CachedMcpTool): AnyTool {
-  const tool = mcpTool(connection, remote);
-  remoteNames.set(tool, remote.name);
+  const tool = remote.catalog ? catalogTool(connection, remote.catalog) : mcpTool(connection, remote);
+  remoteNames.set(tool, remote.catalog ? catalogRemoteName(remote.catalog) : remote.name);
   return tool;
 }
 
@@ -105,6 +106,18 @@ export class McpManager {
 
   /** Connects to a configured server and lists its tools, resources and prompts. */
   async test(name: string): Promise<McpServerProbe> {
+    const connection = await this.connected(name);
+    const { resources, prompts } = await this.catalogOf(connection);
+    const version = connection.serverVersion;
+    return { ...this.status(name, connection), resources, prompts, ...(version && { serverVersion: version }) };
+  }
+
+  /** What one server lists besides tools (connecting it if needed). */
+  async catalog(name: string): Promise<McpCatalog> {
+    return this.catalogOf(await this.connected(name));
+  }
+
+  private async connected(name: string): Promise<McpConnection> {
     const config = loadMcpConfig(this.options.home).servers[name];
     if (!config) throw new AgentDeskError('not_found', `no MCP server named "${name}" in mcp.json`, { name });
     const connection = this.connectionFor(name, config);
@@ -113,9 +126,17 @@ export class McpManager {
     } catch (error) {
       throw new AgentDeskError('unavailable', `MCP server "${name}": ${(error as Error).message}`, { name });
     }
-    const catalog = await connection.catalog();
-    const version = connection.serverVersion;
-    return { ...this.status(name, connection), ...catalog, ...(version && { serverVersion: version }) };
+    return connection;
+  }
+
+  private async catalogOf(connection: McpConnection): Promise<McpCatalog> {
+    try {
+      return await connection.catalog();
+    } catch (error) {
+      throw new AgentDeskError('unavailable', `MCP server "${connection.name}" did not list its catalog: ${(error as Error).message}`, {
+        name: connection.name,
+      });
+    }
   }
 
   /** The live connection of a server (tests use it to find a stdio server's pid). */

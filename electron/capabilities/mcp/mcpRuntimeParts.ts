@@ -1,3 +1,4 @@
+import type { McpServerStatus } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { Handlers } from '../../runtime/gateway/handlers.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
@@ -31,6 +32,27 @@ export function mcpRuntimeParts(home: string, version: string): McpRuntimeParts 
     tools,
     handlers: [() => mcpHandlers(manager)],
     onClose: [() => manager.close()],
-    attach: (rt) => manager.attach(rt.registry),
+    attach: (rt) => {
+      manager.attach(rt.registry);
+      managers.set(rt, manager);
+    },
   };
+}
+
+const managers = new WeakMap<AgentRuntime, McpManager>();
+
+/**
+ * Connects every enabled configured MCP server of a runtime (a long-lived gateway does this at
+ * start, so `tools.catalog` lists their tools at once). A server that fails is reported by
+ * `mcp.servers.list` with its reason and reconnected with backoff; it never stops the start.
+ */
+export async function connectConfiguredMcpServers(rt: AgentRuntime): Promise<McpServerStatus[]> {
+  const manager = managers.get(rt);
+  if (!manager) return [];
+  try {
+    return await manager.connectAll();
+  } catch (error) {
+    process.stderr.write(`agent-desk: MCP servers not connected: ${(error as Error).message}\n`);
+    return [];
+  }
 }

@@ -53,7 +53,15 @@ export function mcpTool(connection: McpConnection, remote: CachedMcpTool): AnyTo
     availability: () => connection.availability(),
     execute: async (args: Record<string, unknown>, ctx) => {
       let progress: McpProgress | undefined;
-      const result = await connection.callTool(remote.name, args, { signal: ctx.signal, onProgress: (p) => (progress = p) });
+      const onProgress = (p: McpProgress): void => {
+        progress = p;
+        ctx.progress?.(p);
+      };
+      const result = await connection.callTool(remote.name, args, {
+        signal: ctx.signal,
+        onProgress,
+        ...(ctx.askUser && { asker: { taskId: ctx.taskId, askUser: ctx.askUser } }),
+      });
       const output = outputOf(connection.name, remote.name, result, progress);
       if (result.isError === true) {
         throw new ToolError(`${name} returned an error: ${output.text || 'no message'}`, false, 'mcp_tool_error');

@@ -12,7 +12,8 @@ export class DesktopSandbox {
 
   constructor(
     readonly id: string,
-    readonly name: string,
+    /** Changes once, when a warm sandbox is assigned to a task. */
+    public name: string,
     readonly screen: { width: number; height: number },
     private readonly container: Docker.Container,
     private session: SandboxdSession,
@@ -53,8 +54,8 @@ export class DesktopSandbox {
     });
   }
 
-  /** True until destroyed. */
+  /** True until destroyed here, or until its sandboxd session ends (the container went away). */
   get alive(): boolean {
-    return !this.destroyed;
+    return !this.destroyed && this.session.open;
   }
 }

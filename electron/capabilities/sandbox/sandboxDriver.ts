@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import Docker from 'dockerode';
+import { AgentDeskError } from '../../runtime/errors.js';
 import { DesktopSandbox } from './desktopSandbox.js';
 import { DEFAULT_LIMITS, LABELS, hardenedCreateOptions, type SandboxLimits } from './hardening.js';
 import { SandboxdSession } from './sandboxdSession.js';
@@ -72,50 +73,122 @@ export class SandboxDriver {
       all: true,
       filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] },
     });
-    return containers.map((c) => ({
-      id: c.Id,
-      name: (c.Names[0] ?? '').replace(/^\//, ''),
-      state: c.State,
-      owner: c.Labels[LABELS.owner] ?? '',
-      pid: Number(c.Labels[LABELS.pid] ?? 0),
-      ...(c.Labels[LABELS.task] ? { task: c.Labels[LABELS.task] } : {}),
-      createdAt: new Date(c.Created * 1000).toISOString(),
-    }));
+    return containers.map((c) => {
+      const task = taskOf(c);
+      return {
+        id: c.Id,
+        name: nameOf(c),
+        state: c.State,
+        owner: c.Labels[LABELS.owner] ?? '',
+        pid: Number(c.Labels[LABELS.pid] ?? 0),
+        ...(task ? { task } : {}),
+        createdAt: new Date(c.Created * 1000).toISOString(),
+      };
+    });
   }
 
-  /** Removes one sandbox by id or name (live or not). */
+  /**
+   * Marks a warm sandbox as a task's (labels are fixed at creation, so the name carries it),
+   * which lets a later process of this owner find and adopt it.
+   */
+  async assign(sandbox: DesktopSandbox, task: string): Promise<void> {
+    const name = `${sandbox.name}${TASK_SEPARATOR}${task}`;
+    await this.docker.getContainer(sandbox.id).rename({ name });
+    sandbox.name = name;
+  }
+
+  /**
+   * Reconnects to a task's running sandbox that a process now gone left behind (its desktop,
+   * browser and files as they were), or undefined when there is none or it does not answer.
+   */
+  async adopt(task: string): Promise<DesktopSandbox | undefined> {
+    const found = (await this.ownContainers(true)).find(
+      (c) => taskOf(c) === task && c.State === 'running' && !this.heldElsewhere(c) && ![...this.live].some((s) => s.id === c.Id),
+    );
+    if (!found) return undefined;
+    const container = this.docker.getContainer(found.Id);
+    let sandbox: DesktopSandbox | undefined;
+    try {
+      const session = await SandboxdSession.open(this.docker, container);
+      sandbox = new DesktopSandbox(found.Id, nameOf(found), this.limits.screen, container, session, (s) => this.live.delete(s));
+      this.live.add(sandbox);
+      await sandbox.waitReady(5_000);
+      return sandbox;
+    } catch {
+      await (sandbox ? sandbox.destroy() : container.remove({ force: true, v: true })).catch(() => undefined);
+      return undefined;
+    }
+  }
+
+  /**
+   * Removes one of this owner's sandboxes by id, id prefix (as `docker ps` shortens it) or name;
+   * other containers on the engine are never touched.
+   */
   async destroy(idOrName: string): Promise<void> {
     const live = [...this.live].find((s) => s.id === idOrName || s.name === idOrName);
     if (live) return live.destroy();
-    await this.docker.getContainer(idOrName).remove({ force: true, v: true });
+    const matches = (await this.list()).filter((c) => c.name === idOrName || (idOrName.length >= 6 && c.id.startsWith(idOrName)));
+    if (matches.length !== 1)
+      throw new AgentDeskError(
+        matches.length ? 'invalid_params' : 'not_found',
+        matches.length
+          ? `"${idOrName}" matches ${matches.length} sandboxes; give more of the id`
+          : `no desktop sandbox "${idOrName}" of this data folder (sandbox list shows them)`,
+      );
+    await this.docker
+      .getContainer(matches[0]!.id)
+      .remove({ force: true, v: true })
+      .catch((error: { statusCode?: number }) => {
+        if (error.statusCode !== 404) throw error;
+      });
   }
 
   /**
    * Removes this owner's containers whose creating process is gone (killed runtimes leave them);
    * containers of another host's runtime are left alone. Returns the names removed.
    */
-  async reapOrphans(): Promise<string[]> {
+  async reapOrphans(keep: (task: string) => boolean = () => false): Promise<string[]> {
     const reaped: string[] = [];
-    for (const c of await this.docker.listContainers({
-      all: true,
-      filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] },
-    })) {
+    for (const c of await this.ownContainers(true)) {
       const pid = Number(c.Labels[LABELS.pid] ?? 0);
       if (c.Labels[LABELS.host] !== os.hostname()) continue; // its owner's pid means nothing here
       if (pid === process.pid || processAlive(pid)) continue;
+      const task = taskOf(c);
+      if (task && c.State === 'running' && keep(task)) continue; // its task may resume and adopt it
       await this.docker
         .getContainer(c.Id)
         .remove({ force: true, v: true })
         .catch(() => undefined);
-      reaped.push((c.Names[0] ?? c.Id).replace(/^\//, ''));
+      reaped.push(nameOf(c));
     }
     return reaped;
+  }
+
+  private ownContainers(all: boolean): Promise<Docker.ContainerInfo[]> {
+    return this.docker.listContainers({ all, filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] } });
+  }
+
+  /** Created by another live runtime process on this host: that process still drives it. */
+  private heldElsewhere(c: Docker.ContainerInfo): boolean {
+    const pid = Number(c.Labels[LABELS.pid] ?? 0);
+    return c.Labels[LABELS.host] !== os.hostname() || (pid !== process.pid && processAlive(pid));
   }
 
   /** Destroys every sandbox this driver created. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((s) => s.destroy().catch(() => undefined)));
   }
+}
+
+/** Between a sandbox's own name and the task it was assigned to from the warm pool. */
+const TASK_SEPARATOR = '--';
+
+const nameOf = (c: Docker.ContainerInfo): string => (c.Names[0] ?? c.Id).replace(/^\//, '');
+
+/** The task of a container: its label (created for the task) or its name (assigned from the pool). */
+function taskOf(c: Docker.ContainerInfo): string | undefined {
+  const byName = nameOf(c).split(TASK_SEPARATOR)[1];
+  return c.Labels[LABELS.task] ?? (byName || undefined);
 }
 
 function processAlive(pid: number): boolean {

@@ -39,7 +39,12 @@ export class WarmPool {
 
   /** A ready sandbox if one is waiting (then refills), else a freshly created one. */
   async acquire(): Promise<DesktopSandbox> {
-    const warm = this.ready.shift();
+    let warm = this.ready.shift();
+    // A ready sandbox removed from outside (`sandbox destroy`, a docker rm) is dropped, not handed out.
+    while (warm && !warm.alive) {
+      await warm.destroy().catch(() => undefined);
+      warm = this.ready.shift();
+    }
     if (!warm) return this.driver.create().finally(() => this.fill());
     // Refill a moment later: on two cores a starting container would slow the task's first steps.
     setTimeout(() => this.fill(), this.refillDelayMs).unref();

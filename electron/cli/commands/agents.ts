@@ -22,13 +22,22 @@ export function registerAgents(program: Command): void {
     .option('--model <model>', 'model for goal tasks')
     .option('--tools <patterns>', 'comma-separated tool allowlist (default *)')
     .option('--workspace <dir>', 'fixed workspace')
+    .option('--policy-profile <name>', 'policy profile from config.json policy.profiles (default: policy.rules)')
     .option('--max-concurrent <n>', 'background tasks at once')
     .option('--description <text>', 'what the agent is for')
     .option('--json', 'print JSON')
     .action(
       (
         name: string,
-        opts: { model?: string; tools?: string; workspace?: string; maxConcurrent?: string; description?: string; json?: boolean },
+        opts: {
+          model?: string;
+          tools?: string;
+          workspace?: string;
+          policyProfile?: string;
+          maxConcurrent?: string;
+          description?: string;
+          json?: boolean;
+        },
       ) =>
         withControlRuntime(opts.json, (rt) => {
           const agent = agentsFor(rt).create({
@@ -36,6 +45,7 @@ export function registerAgents(program: Command): void {
             ...(opts.model && { model: opts.model }),
             ...(opts.tools && { tools: opts.tools.split(',') }),
             ...(opts.workspace && { workspace: opts.workspace }),
+            ...(opts.policyProfile && { policyProfile: opts.policyProfile }),
             ...(opts.maxConcurrent && { maxConcurrent: Number(opts.maxConcurrent) }),
             ...(opts.description && { description: opts.description }),
           });

@@ -44,6 +44,7 @@ export function registerQueue(program: Command): void {
               plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },
               inputs: inputs.values,
               budget: { ...rt.options.config.budget, ...playbook.budget },
+              ...(opts.agent && { agent: opts.agent }), // an unknown agent or profile is refused here
             });
             if (opts.agent) scheduler.agents.assign(task.id, opts.agent);
             scheduler.queue.add(task.id, { ...(opts.agent && { agentId: opts.agent }) });

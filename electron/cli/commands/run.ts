@@ -9,14 +9,18 @@ import { parsePlaybook } from '../../runtime/planning/playbook/parse.js';
 import { openRuntime } from '../openRuntime.js';
 import { EXIT, parsePairs, printJson, reportError } from '../output.js';
 import { askApprovalsInteractively, showProgress } from '../terminal.js';
+import { pendingProposal } from '../../runtime/planning/llm/intentReview.js';
+import { applyReviewFlags, createGoalTask, settleProposal, type GoalFlags } from './runGoal.js';
+import { saveRecording } from './runRecord.js';
 
-interface RunOptions {
+interface RunOptions extends GoalFlags {
   input: string[];
   json?: boolean;
   resume?: string;
   workspace?: string;
   onUncertain?: string;
   interactive?: boolean;
+  record?: string;
 }
 
 /** `agent-desk run <playbook>`: runs a playbook to the end, or until it must wait. */
@@ -30,6 +34,11 @@ export function registerRun(program: Command): void {
     .option('--workspace <dir>', 'task workspace (default: a new folder under AGENT_DESK_HOME)')
     .option('--on-uncertain <choice>', 'settle an interrupted non-idempotent step: rerun | skip | fail')
     .option('--no-interactive', 'never prompt; leave approvals pending')
+    .option('--goal <text>', 'run a goal with the LLM planner instead of a playbook')
+    .option('--model <provider:model>', 'the model of a --goal task (default: models.defaultModel)')
+    .option('--checks <file.json>', 'acceptance checks of a --goal task (or the reviewed ones with --resume)')
+    .option('--accept-checks', 'accept the acceptance checks the model proposes and run on')
+    .option('--record <out.yaml>', 'when a --goal run succeeds, save it as a replayable playbook')
     .action(async (file: string | undefined, opts: RunOptions) => {
       const rt = openRuntime();
       try {
@@ -52,6 +61,10 @@ async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunO
     const task = rt.engine.get(opts.resume);
     secrets = secretsFor(task, given);
     taskId = task.id;
+    applyReviewFlags(rt, task, opts);
+  } else if (opts.goal !== undefined) {
+    taskId = createGoalTask(rt, opts);
+    secrets = {};
   } else {
     if (!file) throw new AgentDeskError('invalid_params', 'give a playbook file, or --resume <taskId>');
     ({ taskId, secrets } = createFromFile(rt, file, given, opts.workspace));
@@ -60,7 +73,9 @@ async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunO
   const stopPrompts = interactive ? askApprovalsInteractively(rt, taskId) : () => undefined;
   try {
     rt.store.tasks.requestControl(taskId, null);
-    const task = await rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
+    const runOnce = () => rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
+    const task = await settleProposal(rt, await runOnce(), opts, runOnce);
+    if (opts.record !== undefined) saveRecording(rt, task, opts.record);
     return report(rt, task, Boolean(opts.json));
   } finally {
     stopPrompts();
@@ -131,6 +146,7 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
         durationMs: s.durationMs,
       })),
       approvals: pending.map((a) => ({ id: a.id, tool: a.tool, summary: a.preview.summary, preview: a.preview.body })),
+      proposedChecks: pendingProposal(rt, task),
     });
   } else {
     console.log(`${task.id}  ${task.state}: ${task.stateReason ?? ''}`);

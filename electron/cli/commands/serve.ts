@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { connectConfiguredMcpServers } from '../../capabilities/mcp/mcpRuntimeParts.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
+import { ALL_SCOPES } from '../../contract/index.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { openRuntime } from '../openRuntime.js';
 import { reportError } from '../output.js';
@@ -17,8 +19,10 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to bind', undefined)
     .option('--token <token>', 'bearer token (default: AGENT_DESK_TOKEN or a new random one)')
     .action(async (opts: { port?: string; host?: string; token?: string }) => {
-      const rt = openRuntime();
+      const rt = openRuntime('full', { warmSandboxes: true });
       try {
+        // Before the gateway answers, so its first tools.catalog already lists every server's tools.
+        await connectConfiguredMcpServers(rt);
         const token = opts.token ?? process.env.AGENT_DESK_TOKEN ?? randomBytes(24).toString('base64url');
         const port = opts.port === undefined ? rt.options.config.gateway.port : Number(opts.port);
         const gateway = await startWsGateway({
@@ -28,6 +32,9 @@ export function registerServe(program: Command): void {
           dispatcher: rt.dispatcher,
           bus: rt.bus,
           httpHandler: webUiHandler(),
+          // The token holder owns this data folder, so it may also store provider keys from the
+          // Settings page: secrets are write-only (no method returns a value).
+          scopes: ALL_SCOPES,
         });
         const infoFile = path.join(rt.options.home, 'gateway.json');
         writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), {

@@ -2,6 +2,7 @@ import { AgentSpecSchema, type Agent, type AgentSpec } from '../../contract/inde
 import type { AgentRuntime } from '../agentRuntime.js';
 import { isoAt, systemClock, type Clock } from '../clock.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { unknownProfile } from '../policy/taskPolicy.js';
 import { AgentRepo } from '../store/agentRepo.js';
 
 /** Agent definitions: model, tool allowlist, policy profile, workspace, budgets, concurrency. */
@@ -9,7 +10,7 @@ export class AgentService {
   readonly repo: AgentRepo;
   private readonly clock: Clock;
 
-  constructor(rt: AgentRuntime) {
+  constructor(private readonly rt: AgentRuntime) {
     this.repo = new AgentRepo(rt.store.db);
     this.clock = rt.options.clock ?? systemClock;
   }
@@ -25,7 +26,7 @@ export class AgentService {
   }
 
   create(input: unknown): Agent {
-    const spec = parse(input);
+    const spec = this.checked(parse(input));
     if (this.repo.get(spec.name)) throw new AgentDeskError('conflict', `agent "${spec.name}" already exists; use agents.update`);
     const now = isoAt(this.clock.now());
     const agent: Agent = { ...spec, createdAt: now, updatedAt: now };
@@ -36,13 +37,24 @@ export class AgentService {
   update(name: string, patch: Partial<Omit<AgentSpec, 'name'>>): Agent {
     const { createdAt, updatedAt: _old, ...current } = this.get(name);
     void _old;
-    const agent: Agent = { ...parse({ ...current, ...patch, name }), createdAt, updatedAt: isoAt(this.clock.now()) };
+    const agent: Agent = { ...this.checked(parse({ ...current, ...patch, name })), createdAt, updatedAt: isoAt(this.clock.now()) };
     this.repo.save(agent);
     return agent;
   }
 
   remove(name: string): boolean {
     return this.repo.remove(name);
+  }
+
+  /** Refuses a policy profile the config does not define (its tasks would be denied every call). */
+  private checked(spec: AgentSpec): AgentSpec {
+    const profiles = this.rt.gate.profileNames();
+    if (spec.policyProfile !== undefined && !profiles.has(spec.policyProfile)) {
+      throw new AgentDeskError('invalid_params', `agent "${spec.name}": ${unknownProfile(spec.policyProfile, profiles)}`, {
+        profile: spec.policyProfile,
+      });
+    }
+    return spec;
   }
 }
 

@@ -43,9 +43,16 @@ interface ChildOutcome {
 
 function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
   const budget = { ...rt.options.config.budget, ...agent.budget };
-  const workspace = agent.workspace === undefined ? {} : { workspace: agent.workspace };
+  // The child runs as its agent: the agent's tool allowlist and policy profile govern its calls.
+  const workspace = { agent: agent.name, ...(agent.workspace !== undefined && { workspace: agent.workspace }) };
   if (child.goal !== undefined) {
-    return { title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`, plan: { kind: 'goal', goal: child.goal }, inputs: {}, budget, ...workspace };
+    return {
+      title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
+      plan: { kind: 'goal', goal: child.goal },
+      inputs: {},
+      budget,
+      ...workspace,
+    };
   }
   const playbook = parsePlaybook(child.playbook!, { toolInput: (name) => rt.registry.get(name)?.input });
   const inputs = bindInputs(playbook, child.inputs);
@@ -78,7 +85,10 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
       const task = rt.engine.create(childSpec(rt, agent, child));
       rt.store.tasks.setParent(task.id, ctx.taskId);
       agents.repo.assign(task.id, agent.name);
-      agents.repo.recordDelegation({ parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name }, new Date(clock.now()).toISOString());
+      agents.repo.recordDelegation(
+        { parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name },
+        new Date(clock.now()).toISOString(),
+      );
       rt.trace.append(ctx.taskId, 'delegation.started', { childTaskId: task.id, agent: agent.name, title: task.title }, ctx.stepId);
       rt.trace.append(task.id, 'delegation.started', { parentTaskId: ctx.taskId, agent: agent.name });
       return { taskId: task.id, agent: agent.name };
@@ -88,10 +98,11 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
   const runChild = async (taskId: string, timeoutMs: number, signal: AbortSignal): Promise<Task> => {
     const current = rt.engine.get(taskId);
     if (isTerminal(current.state)) return current;
+    const limit = childTimeLimit(current, timeoutMs);
     const timer = new AbortController();
     const stop = () => timer.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const timeout = clock.sleep(timeoutMs, timer.signal).then(
+    const timeout = clock.sleep(limit.ms, timer.signal).then(
       () => 'timeout' as const,
       () => 'aborted' as const,
     );
@@ -99,7 +110,7 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
     const first = await Promise.race([run.then(() => 'done' as const), timeout]);
     if (first !== 'done') {
       const task = rt.engine.get(taskId);
-      const reason = first === 'timeout' ? `timed out after ${timeoutMs} ms` : 'the parent task was stopped';
+      const reason = first === 'timeout' ? limit.reason : 'the parent task was stopped';
       if (!isTerminal(task.state)) rt.engine.cancel(taskId, `sub-agent ${reason}`);
       await run.catch(() => undefined);
     }
@@ -144,11 +155,26 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
       const failed = outcomes.filter((o) => o.state !== 'succeeded');
       if (failed.length > 0) {
         const list = failed.map((o) => `${o.agent} (${o.taskId}) ${o.state}${o.reason ? `: ${o.reason}` : ''}`).join('; ');
-        throw new ToolError(`${failed.length} of ${outcomes.length} sub-agent task(s) did not succeed: ${list}`, false, 'delegation_failed');
+        throw new ToolError(
+          `${failed.length} of ${outcomes.length} sub-agent task(s) did not succeed: ${list}`,
+          false,
+          'delegation_failed',
+        );
       }
       return { children: outcomes };
     },
   };
+}
+
+/**
+ * How long the parent waits for a child: the call's `timeoutMs`, or less when the child's own
+ * wall-time budget runs out first (the engine checks that budget only between steps, so a call
+ * that hangs would otherwise outlive it).
+ */
+function childTimeLimit(child: Task, timeoutMs: number): { ms: number; reason: string } {
+  const budgetLeft = Math.max(0, child.budget.maxWallMs - child.usage.wallMs);
+  if (budgetLeft < timeoutMs) return { ms: budgetLeft, reason: `exceeded its wall-time budget of ${child.budget.maxWallMs} ms` };
+  return { ms: timeoutMs, reason: `timed out after ${timeoutMs} ms` };
 }
 
 async function waitUntilIdle(rt: AgentRuntime, taskId: string): Promise<Task> {

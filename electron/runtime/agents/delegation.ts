@@ -9,9 +9,11 @@ export const MAX_DELEGATION_DEPTH = 3;
 export function agentChain(store: Store, agents: AgentRepo, taskId: string): string[] {
   const chain: string[] = [];
   const seen = new Set<string>();
-  for (let id: string | undefined = taskId; id !== undefined && !seen.has(id); id = store.tasks.get(id)?.parentId) {
+  for (let id: string | undefined = taskId; id !== undefined && !seen.has(id);) {
     seen.add(id);
+    const task = store.tasks.get(id);
     chain.unshift(agents.agentOf(id) ?? '(none)');
+    id = task?.parentId;
   }
   return chain;
 }

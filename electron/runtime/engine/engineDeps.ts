@@ -6,6 +6,7 @@ import type { ToolRouter } from '../tools/router.js';
 import type { Redactor } from '../trace/redactor.js';
 import type { TraceLog } from '../trace/traceLog.js';
 import type { CheckRunner, Emit, PlanFactory, ServiceHost } from './ports.js';
+import type { UserQuestions } from './userQuestions.js';
 
 /** Everything the engine is wired with; entry points build it, tests build it with real parts. */
 export interface EngineDeps {
@@ -29,6 +30,8 @@ export interface EngineDeps {
   retryBackoffMs: number;
   /** Same call + same result this many times in a row stops the task. */
   loopThreshold: number;
+  /** Where questions tools ask mid-call wait for `tasks.respond` (without it, tools cannot ask). */
+  questions?: UserQuestions;
 }
 
 /** True when a process with this pid exists. */

@@ -1,4 +1,4 @@
-import type { Step, Task, TaskState, TraceEventType } from '../../contract/index.js';
+import type { Step, Task, TaskState, ToolProgress, TraceEventType } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { digestOf, quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
@@ -8,7 +8,10 @@ import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
+import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
+import { askUser } from './askUser.js';
 import { nextStepRecord } from './stepRecord.js';
+import type { QuestionInput } from './userQuestions.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
@@ -53,6 +56,7 @@ export class StepExecutor {
         ...(decision.tool !== undefined && { tool: decision.tool }),
         ...(decision.capability !== undefined && { capability: decision.capability }),
         args: decision.args,
+        task: this.host.task(), // fallbacks only among tools the task's agent may use
       }));
     } catch (error) {
       return this.failUnroutable(decision, existing, error);
@@ -74,12 +78,13 @@ export class StepExecutor {
   private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
     const task = this.host.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
-    const policy = this.deps.gate.decide({
+    const decided = this.deps.gate.decide({
       taskId: task.id,
       tool: primary.tool.name,
       classification: cls,
       networkAllow: this.host.networkAllow(),
     });
+    const policy = withSafetyChecks(decided, decision.safetyChecks);
     const now = isoAt(this.deps.clock.now());
     const step = nextStepRecord(task.id, decision, previous, {
       tool: primary.tool.name,
@@ -105,7 +110,7 @@ export class StepExecutor {
         subject: cls.subject,
         args: primary.args,
         decision: policy,
-        preview: cls.preview,
+        preview: previewWithSafetyChecks(cls.preview, decision.safetyChecks),
       });
       step.approvalId = approval.id;
       this.save(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
@@ -188,6 +193,13 @@ export class StepExecutor {
           idempotencyKey: current.idempotencyKey,
           workspace: task.workspace,
           signal: this.host.signal,
+          progress: (p) => this.progressed(current, p),
+          ...(this.deps.questions && {
+            askUser: (q: QuestionInput) => {
+              this.writeDeferredStart();
+              return askUser(this.deps, this.host, current, q);
+            },
+          }),
         });
         return this.completed(current, output, startedAt, decision);
       } catch (error) {
@@ -202,6 +214,22 @@ export class StepExecutor {
       }
     }
     return this.failed(current, 'no fallback tool is allowed without a new approval', this.deps.clock.now(), decision, false);
+  }
+
+  /** A running call reported progress: trace it and show it on the live step. */
+  private progressed(step: Step, progress: ToolProgress): void {
+    this.writeDeferredStart();
+    this.host.trace('tool.progress', { index: step.index, tool: step.tool, ...progress }, step.id);
+    this.deps.emit('task.step', this.deps.redactor.value({ ...step, progress }));
+  }
+
+  /** A read-only call's start is normally written with its result; mid-call events must come after it. */
+  private writeDeferredStart(): void {
+    if (!this.deferredStart) return;
+    const pending = this.deferred;
+    this.deferred = [];
+    this.deferredStart = undefined;
+    for (const write of pending) write();
   }
 
   /** The call was aborted by a cancel: record what we know about its effect, then stop. */

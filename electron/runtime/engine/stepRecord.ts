@@ -21,8 +21,9 @@ export function nextStepRecord(
     attempt,
     ...(decision.planStepId !== undefined && { planStepId: decision.planStepId }),
     idempotencyKey: `${taskId}:${decision.index}`,
-    tokens: 0,
-    costUsd: 0,
+    // The model call that chose this step is charged to it (cost per step in `tasks.get`).
+    tokens: decision.usage ? decision.usage.tokensIn + decision.usage.tokensOut : 0,
+    costUsd: decision.usage?.costUsd ?? 0,
     ...fields,
   };
 }

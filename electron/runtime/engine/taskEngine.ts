@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import { BudgetSchema, type Budget, type PlanSource, type SandboxMode, type Step, type Task, type UncertainResolution } from '../../contract/index.js';
+import {
+  BudgetSchema,
+  type Budget,
+  type PlanSource,
+  type SandboxMode,
+  type Step,
+  type Task,
+  type UncertainResolution,
+} from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import { emptyUsage } from './budgets.js';
@@ -59,6 +67,7 @@ export class TaskEngine {
       ...(spec.policyProfile !== undefined && { policyProfile: spec.policyProfile }),
       ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
     };
+    this.deps.gate.checkTask(task); // an unknown agent or policy profile is refused before anything is stored
     const plan = this.deps.plans(task); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });
     this.deps.store.transaction(() => {

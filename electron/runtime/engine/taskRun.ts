@@ -7,6 +7,7 @@ import { exhaustedBudget } from './budgets.js';
 import type { EngineDeps } from './engineDeps.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
+import { completedSteps, executeBatch } from './batch.js';
 import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
@@ -132,7 +133,8 @@ export class TaskRun {
   }
 
   private async drive(): Promise<void> {
-    const executor = new StepExecutor(this.deps, this.executorHost());
+    const host = this.executorHost();
+    const executor = new StepExecutor(this.deps, host);
     for (;;) {
       if (this.honourControl() === 'stopped') return;
       const over = exhaustedBudget(this.task.budget, this.usageNow());
@@ -142,6 +144,13 @@ export class TaskRun {
       this.addPlannerUsage(decision.usage);
       if (decision.type === 'done') return this.finish();
       if (decision.type === 'fail') return void this.fail(`planner gave up: ${decision.reason}`);
+      if (decision.type === 'wait') return void this.transition('waiting_user', decision.reason);
+      if (decision.type === 'batch') {
+        const results = await executeBatch(this.deps, host, decision);
+        if (results.some((r) => r.outcome.kind === 'stop')) return;
+        if (completedSteps(results).some(({ decision: d, step }) => this.detectLoop(d, step))) return;
+        continue;
+      }
       const outcome = await executor.execute(decision);
       if (outcome.kind === 'stop') return;
       if (outcome.kind === 'completed' && this.detectLoop(decision, outcome.step)) return;

@@ -60,7 +60,10 @@ export class MemoryService {
   /** The scopes a task may read and write: its workspace, and its agent's when it runs as one. */
   scopesOf(task: Pick<Task, 'id' | 'workspace'>): MemoryScope[] {
     const agent = this.agents.agentOf(task.id);
-    return [...(agent === undefined ? [] : [{ kind: 'agent' as const, id: agent }]), { kind: 'workspace', id: path.resolve(task.workspace) }];
+    return [
+      ...(agent === undefined ? [] : [{ kind: 'agent' as const, id: agent }]),
+      { kind: 'workspace', id: path.resolve(task.workspace) },
+    ];
   }
 
   /** The memory block as it stands now for these scopes. */
@@ -73,7 +76,9 @@ export class MemoryService {
    * context builder) and the same text afterwards, so the stable prefix never changes mid-task.
    */
   snapshotFor(task: Pick<Task, 'id' | 'workspace'>): string {
-    return this.notes.snapshot(task.id) ?? this.notes.freezeSnapshot(task.id, this.memorySnapshot(this.scopesOf(task)), isoAt(this.clock.now()));
+    return (
+      this.notes.snapshot(task.id) ?? this.notes.freezeSnapshot(task.id, this.memorySnapshot(this.scopesOf(task)), isoAt(this.clock.now()))
+    );
   }
 }
 

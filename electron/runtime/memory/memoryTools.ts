@@ -80,7 +80,9 @@ export function memoryTools(memory: MemoryService): Tool[] {
     }),
     availability: () => ({ available: true }),
     execute: async (args, ctx) => ({
-      notes: memory.search(resolveScope(memory, args.scope, ctx), args.query, args.limit).map((n) => ({ id: n.id, text: n.text, tags: n.tags })),
+      notes: memory
+        .search(resolveScope(memory, args.scope, ctx), args.query, args.limit)
+        .map((n) => ({ id: n.id, text: n.text, tags: n.tags })),
     }),
   };
   return [save, search] as Tool[];

@@ -8,6 +8,8 @@ export interface AnthropicOptions {
   baseURL?: string;
   apiKey?: string;
   timeoutMs?: number;
+  /** Extra request headers (non-secret). */
+  headers?: Record<string, string>;
   /** The computer-use tool version offered when a request asks for the computer. */
   computerToolVersion?: 'computer_20250124' | 'computer_20241022';
 }
@@ -33,6 +35,7 @@ export class AnthropicProvider implements ModelProvider {
       ...(options.baseURL && { baseURL: options.baseURL }),
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0,
+      ...(options.headers && { defaultHeaders: options.headers }),
     });
   }
 

@@ -5,6 +5,8 @@ export interface OpenAiClientOptions {
   apiKey?: string;
   baseURL?: string;
   timeoutMs?: number;
+  /** Extra request headers (non-secret). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -17,5 +19,6 @@ export function openAiClient(options: OpenAiClientOptions): OpenAI {
     ...(options.baseURL && { baseURL: options.baseURL }),
     timeout: options.timeoutMs ?? 120_000,
     maxRetries: 0,
+    ...(options.headers && { defaultHeaders: options.headers }),
   });
 }

@@ -1,12 +1,9 @@
+import type { z } from 'zod';
+import type { ModelPriceSchema } from '../../contract/index.js';
 import type { ModelUsage } from './types.js';
 
-/** USD per million tokens for one model. */
-export interface ModelPrice {
-  inputPerMTok: number;
-  outputPerMTok: number;
-  /** Price of input served from the prompt cache; defaults to the input price. */
-  cachedInputPerMTok?: number;
-}
+/** USD per million tokens for one model (the config's price table has the same shape). */
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 /** Prices by model name; a `*` entry is the fallback. */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;

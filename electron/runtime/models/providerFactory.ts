@@ -13,6 +13,8 @@ export interface ProviderSpec {
   baseURL?: string;
   apiKey?: string;
   timeoutMs?: number;
+  /** Extra request headers (non-secret). */
+  headers?: Record<string, string>;
 }
 
 /** The adapters by provider kind; `registerAdapter` adds more. */

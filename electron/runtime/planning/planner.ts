@@ -36,10 +36,16 @@ export type PlannerDecision =
       retries: number;
       /** A failed call is recorded and reported back to the planner instead of failing the task (model planners). */
       continueOnError?: boolean;
+      /** Provider safety checks on this call: it runs only after a person approves (then they are acknowledged). */
+      safetyChecks?: { id: string; code: string; message: string }[];
       usage?: PlannerUsage;
     }
+  /** Calls a model made in one turn; the engine runs them concurrently when all are read-only. */
+  | { type: 'batch'; calls: Extract<PlannerDecision, { type: 'call' }>[]; usage?: PlannerUsage }
   | { type: 'done'; usage?: PlannerUsage }
-  | { type: 'fail'; reason: string; usage?: PlannerUsage };
+  | { type: 'fail'; reason: string; usage?: PlannerUsage }
+  /** Stop in `waiting_user` until a person acts (e.g. reviews proposed acceptance checks), then plan again. */
+  | { type: 'wait'; reason: string; usage?: PlannerUsage };
 
 /** Chooses the smallest next step from the task's recorded state. */
 export interface Planner {

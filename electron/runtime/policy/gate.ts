@@ -4,6 +4,7 @@ import type { CallClassification } from '../tools/types.js';
 import { defaultDecision } from './defaults.js';
 import { collectHostPatterns, compileHostPatterns, type HostPattern } from './hostPattern.js';
 import { type CompiledRules, collectRules, evaluateRules, type RuleMatch } from './ruleEngine.js';
+import { NO_AGENTS, resolveTaskPolicy, type TaskPolicyLookup, type TaskPolicyOptions } from './taskPolicy.js';
 
 /** How far a remembered approval reaches: this task, or this tool + subject in every task. */
 export type GrantScope = 'task' | 'always';
@@ -38,39 +39,92 @@ export interface DecideInput {
 type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'rule'>;
 
 /**
- * Decides allow / ask / deny for a classified tool call: deny rules, then the binding defaults
- * (payments always ask, secrets need their scope), then ask rules, allow rules, remembered
- * approvals, and finally the default risk rules.
+ * Decides allow / ask / deny for a classified tool call: first the task's agent (a tool outside
+ * its allowlist is denied), then, with the rules of the task's policy profile (or the default
+ * rules): deny rules, the binding defaults (payments always ask, secrets need their scope), ask
+ * rules, allow rules, remembered approvals, and finally the default risk rules.
  */
 export class PolicyGate {
   // Tool output is untrusted, so nothing here reads it: a call cannot grant itself permissions.
   private readonly rules: CompiledRules;
+  private readonly profiles = new Map<string, CompiledRules>();
+  private readonly profileSet: ReadonlySet<string>;
   private readonly networkAllow: readonly HostPattern[];
 
   /** Compiles the config; throws `invalid_params` listing every bad rule and host at once. */
   constructor(
     config: PolicyConfig,
     private readonly grants: GrantLookup,
+    private readonly tasks: TaskPolicyLookup = NO_AGENTS,
   ) {
     const rules = collectRules(config.rules);
     const hosts = collectHostPatterns(config.networkAllow, 'networkAllow');
     const issues = [...rules.issues, ...hosts.issues];
+    for (const [name, profileRules] of Object.entries(config.profiles ?? {})) {
+      const profile = collectRules(profileRules);
+      issues.push(...profile.issues.map((i) => ({ ...i, path: `profiles.${name}.${i.path.replace(/^rules\./, '')}` })));
+      this.profiles.set(name, profile.compiled);
+    }
     if (issues.length > 0) {
       throw new AgentDeskError('invalid_params', `Invalid policy config:\n${describeIssues(issues)}`, { issues });
     }
     this.rules = rules.compiled;
     this.networkAllow = hosts.compiled;
+    this.profileSet = new Set(this.profiles.keys());
   }
 
   /** The decision for one call, in the contract's PolicyDecision shape. */
   decide(input: DecideInput): PolicyDecision {
     const risks = [...input.classification.risks];
-    return { ...this.verdict(input), risks, rememberable: !risks.includes('payment') };
+    const policy = resolveTaskPolicy(this.tasks.task(input.taskId) ?? {}, this.tasks, this.profileNames());
+    if (!policy.ok) {
+      const { source, reason, agent, profile } = policy;
+      return { effect: 'deny', source, reason, risks, rememberable: false, ...(agent && { agent }), ...(profile && { profile }) };
+    }
+    const agent = policy.allowlist?.agent.name;
+    const tags = { ...(agent !== undefined && { agent }), ...(policy.profile !== undefined && { profile: policy.profile }) };
+    if (policy.allowlist && !policy.allowlist.permits(input.tool)) {
+      return { effect: 'deny', source: 'agent', reason: policy.allowlist.refusal(input.tool), risks, rememberable: false, ...tags };
+    }
+    const rules = policy.profile === undefined ? this.rules : this.profiles.get(policy.profile)!;
+    return { ...this.verdict(input, rules), risks, rememberable: !risks.includes('payment'), ...tags };
   }
 
-  private verdict(input: DecideInput): Verdict {
+  /**
+   * Which tools a task may be offered: undefined when it runs as no agent (all tools); a task
+   * whose agent or profile cannot be resolved is offered none (its calls would be denied).
+   */
+  toolFilter(task: TaskPolicyOptions): ((tool: string) => boolean) | undefined {
+    const policy = resolveTaskPolicy(task, this.tasks, this.profileNames());
+    if (!policy.ok) return () => false;
+    const allowlist = policy.allowlist;
+    return allowlist && ((tool) => allowlist.permits(tool));
+  }
+
+  /**
+   * Refuses a task before it is created when its agent does not exist (`not_found`) or its
+   * policy profile — its own or its agent's — is not defined in the config (`invalid_params`).
+   */
+  checkTask(options: TaskPolicyOptions): void {
+    const policy = resolveTaskPolicy(options, this.tasks, this.profileNames());
+    if (policy.ok) return;
+    if (policy.source === 'agent')
+      throw new AgentDeskError('not_found', `no agent named "${options.agent}"; agents.list shows the defined ones`);
+    const owner = options.policyProfile === undefined ? ` (the policy profile of agent "${policy.agent}")` : '';
+    throw new AgentDeskError('invalid_params', `${policy.reason}${owner}`, {
+      profile: policy.profile,
+      ...(policy.agent && { agent: policy.agent }),
+    });
+  }
+
+  /** The profile names the config defines. */
+  profileNames(): ReadonlySet<string> {
+    return this.profileSet;
+  }
+
+  private verdict(input: DecideInput, rules: CompiledRules): Verdict {
     const { classification } = input;
-    const match = evaluateRules(this.rules, { tool: input.tool, subject: classification.subject, host: classification.host });
+    const match = evaluateRules(rules, { tool: input.tool, subject: classification.subject, host: classification.host });
     if (match?.effect === 'deny') return ruleVerdict(match);
 
     const networkAllow = input.networkAllow?.length

@@ -59,6 +59,7 @@ export class BackgroundQueue {
    * `pump()` after it commits (a run started mid-transaction would write into it).
    */
   add(taskId: string, opts: { agentId?: string; serialKey?: string } = {}): void {
+    // Without agentId the task's own agent is recorded, so its limit applies all the same.
     this.deps.repo.enqueue(taskId, opts, isoAt(this.deps.clock.now()));
   }
 

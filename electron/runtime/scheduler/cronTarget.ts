@@ -25,9 +25,14 @@ function readPlaybookFile(file: string): string {
  * Builds the task a job would create now, without creating it: reads and validates the playbook,
  * binds inputs, resolves the agent. Anything broken throws, and costs no model call.
  */
-export function buildCronTarget(rt: AgentRuntime, job: Pick<CronJobSpec, 'name' | 'target' | 'budget'>, agent: Agent | undefined): BuiltTarget {
+export function buildCronTarget(
+  rt: AgentRuntime,
+  job: Pick<CronJobSpec, 'name' | 'target' | 'budget'>,
+  agent: Agent | undefined,
+): BuiltTarget {
   const budget = { ...rt.options.config.budget, ...agent?.budget, ...job.budget };
-  const workspace = agent?.workspace === undefined ? {} : { workspace: agent.workspace };
+  // The agent travels on the task: its tool allowlist, policy profile and concurrency apply.
+  const workspace = { ...(agent?.workspace !== undefined && { workspace: agent.workspace }), ...(agent && { agent: agent.name }) };
   const title = `${job.name} (cron)`;
   if (job.target.kind === 'goal') {
     return { spec: { title, plan: { kind: 'goal', goal: job.target.goal }, inputs: {}, budget, ...workspace }, startsServices: false };
@@ -59,6 +64,7 @@ export const blockedReason = (error: unknown): string => (error instanceof Error
 export function agentOfJob(job: Pick<CronJob, 'agentId'>, find: (name: string) => Agent | undefined): Agent | undefined {
   if (job.agentId === undefined) return undefined;
   const agent = find(job.agentId);
-  if (!agent) throw new AgentDeskError('not_found', `agent "${job.agentId}" does not exist; create it with agents.create or change the job`);
+  if (!agent)
+    throw new AgentDeskError('not_found', `agent "${job.agentId}" does not exist; create it with agents.create or change the job`);
   return agent;
 }

@@ -74,7 +74,7 @@ export class Scheduler {
   update(jobId: string, patch: Partial<CronJobSpec>): CronJob {
     const current = this.get(jobId);
     const { id, status, blockedReason: _reason, nextRunAt, lastRunAt, createdAt, updatedAt, ...spec } = current;
-    void status, _reason, nextRunAt, updatedAt;
+    (void status, _reason, nextRunAt, updatedAt);
     const merged = parseSpec({ ...spec, ...patch });
     this.validate(merged);
     const now = this.clock.now();
@@ -214,7 +214,15 @@ export class Scheduler {
     now: number,
     extra: { taskId?: string; reason?: string },
   ): CronRun | undefined {
-    const run: CronRun = { id: `crun_${ulid()}`, jobId: job.id, scheduledFor: isoAt(scheduledFor), firedAt: isoAt(now), trigger, outcome, ...extra };
+    const run: CronRun = {
+      id: `crun_${ulid()}`,
+      jobId: job.id,
+      scheduledFor: isoAt(scheduledFor),
+      firedAt: isoAt(now),
+      trigger,
+      outcome,
+      ...extra,
+    };
     return this.jobs.addRun(run) ? run : undefined;
   }
 
@@ -231,12 +239,13 @@ export class Scheduler {
   private validate(spec: CronJobSpec): void {
     new CronSchedule(spec.schedule, spec.timezone);
     const agent = agentOfJob(spec, (name) => this.agents.get(name));
-    buildCronTarget(this.rt, spec, agent);
+    const { spec: task } = buildCronTarget(this.rt, spec, agent);
+    this.rt.gate.checkTask(task); // e.g. the agent's policy profile is not in the config
   }
 
   private withNextRun(job: CronJob, now: number): CronJob {
     const { nextRunAt: _old, blockedReason: _reason, ...rest } = job;
-    void _old, _reason;
+    (void _old, _reason);
     if (!job.enabled) return { ...rest, status: 'paused' };
     const next = new CronSchedule(job.schedule, job.timezone).next(now);
     return next === undefined ? { ...rest, status: 'paused' } : { ...rest, status: 'active', nextRunAt: isoAt(next) };

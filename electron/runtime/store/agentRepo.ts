@@ -9,7 +9,12 @@ interface AgentRow {
   updated_at: string;
 }
 
-const toAgent = (r: AgentRow): Agent => ({ ...(JSON.parse(r.spec) as AgentSpec), name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+const toAgent = (r: AgentRow): Agent => ({
+  ...(JSON.parse(r.spec) as AgentSpec),
+  name: r.name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 /** A delegation from a parent task to a child task. */
 export interface Delegation {
@@ -49,10 +54,12 @@ export class AgentRepo {
     this.db.prepare('UPDATE tasks SET agent = ? WHERE id = ?').run(agent, taskId);
   }
 
-  /** The agent a task runs as, if any. */
+  /** The agent a task runs as, if any: the task's own column (migration 005), else the older side table. */
   agentOf(taskId: string): string | undefined {
-    const row = this.db.prepare('SELECT agent FROM task_agents WHERE task_id = ?').get(taskId) as { agent: string } | undefined;
-    return row?.agent;
+    const row = this.db
+      .prepare('SELECT COALESCE(t.agent, a.agent) AS agent FROM tasks t LEFT JOIN task_agents a ON a.task_id = t.id WHERE t.id = ?')
+      .get(taskId) as { agent: string | null } | undefined;
+    return row?.agent ?? undefined;
   }
 
   recordDelegation(d: Delegation, atIso: string): void {

@@ -54,11 +54,17 @@ export class TaskQueueRepo {
     );
   }
 
-  /** Adds a task to the queue (once: enqueueing the same task again is a no-op). */
+  /**
+   * Adds a task to the queue (once: enqueueing the same task again is a no-op). Without an
+   * explicit agent, the task's own agent is recorded, so its per-agent limit always applies.
+   */
   enqueue(taskId: string, opts: { agentId?: string; serialKey?: string }, atIso: string): void {
     this.db
-      .prepare('INSERT OR IGNORE INTO task_queue (task_id, agent_id, serial_key, state, enqueued_at) VALUES (?, ?, ?, ?, ?)')
-      .run(taskId, opts.agentId ?? null, opts.serialKey ?? null, 'pending', atIso);
+      .prepare(
+        `INSERT OR IGNORE INTO task_queue (task_id, agent_id, serial_key, state, enqueued_at)
+         VALUES (?, COALESCE(?, (SELECT agent FROM tasks WHERE id = ?)), ?, ?, ?)`,
+      )
+      .run(taskId, opts.agentId ?? null, taskId, opts.serialKey ?? null, 'pending', atIso);
   }
 
   /** Up to `limit` pending entries a worker may start now, oldest first. */

@@ -115,6 +115,11 @@ export class TaskRepo {
     this.db.prepare('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?').run(toJson(checks), at, id);
   }
 
+  /** Replaces the plan source (a goal task's reviewed acceptance checks). */
+  setPlan(id: string, plan: Task['plan'], at: string): void {
+    this.db.prepare('UPDATE tasks SET plan = ?, updated_at = ? WHERE id = ?').run(toJson(plan), at, id);
+  }
+
   /** Links a delegated task to the task that started it. */
   setParent(id: string, parentId: string): void {
     this.db.prepare('UPDATE tasks SET parent_id = ? WHERE id = ?').run(parentId, id);

@@ -1,11 +1,28 @@
 import { z } from 'zod';
-import type { Availability, ToolDescriptor } from '../../contract/index.js';
+import type { Availability, Task, ToolDescriptor } from '../../contract/index.js';
 import { AgentDeskError } from '../errors.js';
 import type { AnyTool } from './types.js';
+
+/** The task fields that decide which tools it may use. */
+export type ToolUser = Pick<Task, 'agent' | 'policyProfile'>;
+
+/** Given a task, a predicate over the tool names it may be offered, or undefined for all. */
+export type TaskToolFilter = (task: ToolUser) => ((tool: string) => boolean) | undefined;
 
 /** The tools known to the runtime, by unique name. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  private taskFilter: TaskToolFilter | undefined;
+
+  /** Narrows the tools offered to a task (its agent's allowlist); the runtime sets it from its policy gate. */
+  restrictPerTask(filter: TaskToolFilter): void {
+    this.taskFilter = filter;
+  }
+
+  /** Which tool names a task may be offered; undefined: every tool. */
+  filterFor(task: ToolUser): ((tool: string) => boolean) | undefined {
+    return this.taskFilter?.(task);
+  }
 
   /** Adds a tool; a second tool with the same name is a conflict, not a silent replacement. */
   register(tool: AnyTool): void {

@@ -1,6 +1,6 @@
 import { TIER_ORDER, type Issue, type Route, type RouteAttempt, type Tier } from '../../contract/index.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
-import { availabilityOf, type ToolRegistry } from './registry.js';
+import { availabilityOf, type ToolRegistry, type ToolUser } from './registry.js';
 import type { AnyTool } from './types.js';
 
 /** What a step asks the router for: a named tool, a capability, or both (the capability narrows fallbacks). */
@@ -8,6 +8,8 @@ export interface RouteRequest {
   tool?: string;
   capability?: string;
   args: Record<string, unknown>;
+  /** The task asking: fallbacks are limited to tools it may use (its agent's allowlist). */
+  task?: ToolUser;
 }
 
 /** A tool the engine may run, with the arguments its input schema parsed (defaults applied). */
@@ -36,14 +38,20 @@ export class ToolRouter {
 
   /** The ordered candidates for a step; throws AgentDeskError when none can run it. */
   plan(request: RouteRequest): RoutePlan {
-    if (request.tool !== undefined) return this.planNamed(request.tool, request);
-    if (request.capability !== undefined) return this.planCapability(request.capability, request.args);
+    const permit = request.task === undefined ? undefined : this.registry.filterFor(request.task);
+    if (request.tool !== undefined) return this.planNamed(request.tool, request, permit);
+    if (request.capability !== undefined) return this.planCapability(request.capability, request.args, permit);
     throw new AgentDeskError('invalid_params', 'a step must name a tool or a capability');
   }
 
-  /** Tools to offer a model: per capability, the available tools of its highest available tier, plus any tier asked for. */
-  offer(options: { includeTiers?: readonly Tier[] } = {}): AnyTool[] {
-    const available = this.registry.list().filter((tool) => availabilityOf(tool).available);
+  /**
+   * Tools to offer a model: per capability, the available tools of its highest available tier,
+   * plus any tier asked for. With `task`, only tools that task may use (its agent's
+   * allowlist) are considered, so a permitted lower-tier tool is offered where the best tier is not.
+   */
+  offer(options: { includeTiers?: readonly Tier[]; task?: ToolUser } = {}): AnyTool[] {
+    const permit = options.task === undefined ? undefined : this.registry.filterFor(options.task);
+    const available = this.registry.list().filter((tool) => (permit?.(tool.name) ?? true) && availabilityOf(tool).available);
     const bestTier = new Map<string, number>();
     for (const tool of available) {
       for (const capability of tool.capabilities) {
@@ -58,7 +66,8 @@ export class ToolRouter {
     );
   }
 
-  private planNamed(name: string, request: RouteRequest): RoutePlan {
+  /** A named tool stays first even when not permitted, so the policy gate refuses it by name. */
+  private planNamed(name: string, request: RouteRequest, permit: Permit): RoutePlan {
     const named = this.registry.get(name);
     if (named === undefined) {
       throw new AgentDeskError('not_found', `unknown tool "${name}"`, {
@@ -67,7 +76,10 @@ export class ToolRouter {
       });
     }
     const shared = request.capability !== undefined ? [request.capability] : named.capabilities;
-    const fallbacks = this.providersOf(shared).filter((tool) => tool !== named);
+    const fallbacks = permitted(
+      this.providersOf(shared).filter((tool) => tool !== named),
+      permit,
+    );
     const namedEvaluation = evaluate(named, request.args);
     const evaluations = [namedEvaluation, ...fallbacks.map((tool) => evaluate(tool, request.args))];
     const prefix = fallbackPrefix(namedEvaluation);
@@ -76,11 +88,14 @@ export class ToolRouter {
     );
   }
 
-  private planCapability(capability: string, args: Record<string, unknown>): RoutePlan {
-    const providers = this.providersOf([capability]);
-    if (providers.length === 0) {
+  private planCapability(capability: string, args: Record<string, unknown>, permit: Permit): RoutePlan {
+    const all = this.providersOf([capability]);
+    if (all.length === 0) {
       throw new AgentDeskError('unavailable', `no tool provides capability "${capability}"`, { attempts: [] });
     }
+    // Only tools the task may use; when it may use none, the best one goes on to be refused by the gate.
+    const allowed = permitted(all, permit);
+    const providers = allowed.length > 0 ? allowed : all;
     // settle() asks for reasons in candidate order, so the first call names the top choice.
     let firstChosen: AnyTool | undefined;
     return settle(
@@ -103,6 +118,13 @@ export class ToolRouter {
       .filter((tool) => tool.capabilities.some((c) => capabilities.includes(c)))
       .sort((a, b) => tierRank(a) - tierRank(b));
   }
+}
+
+/** Which tool names a task may use; undefined: all. */
+type Permit = ((tool: string) => boolean) | undefined;
+
+function permitted(tools: AnyTool[], permit: Permit): AnyTool[] {
+  return permit === undefined ? tools : tools.filter((tool) => permit(tool.name));
 }
 
 /** The route record for a chosen candidate and the tools passed over before it. */

@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import type { ApprovalPreview, Availability, RiskClass, Tier, ToolDescriptor } from '../../contract/index.js';
+import type {
+  ApprovalPreview,
+  Availability,
+  RiskClass,
+  Tier,
+  ToolDescriptor,
+  ToolProgress,
+  UserAnswer,
+  UserQuestion,
+} from '../../contract/index.js';
 
 /** What a tool sees while it runs one call. */
 export interface ToolContext {
@@ -11,6 +20,13 @@ export interface ToolContext {
   workspace: string;
   /** Aborted when the task is paused or cancelled. */
   signal: AbortSignal;
+  /** Reports progress of a long call (traced as `tool.progress`, shown live on the step). */
+  progress?(p: ToolProgress): void;
+  /**
+   * Asks the user a question mid-call (e.g. an MCP elicitation): the task waits in `waiting_user`
+   * until `tasks.respond` answers. Rejects when the task is cancelled or paused meanwhile.
+   */
+  askUser?(question: Pick<UserQuestion, 'source' | 'message' | 'requestedSchema'>): Promise<UserAnswer>;
 }
 
 /** How one concrete call is classified for the policy gate. */

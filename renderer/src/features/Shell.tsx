@@ -4,19 +4,28 @@ import { LOCALES, toLocale } from '../i18n/index.js';
 import { pendingApprovals } from '../stores/approvalsSlice.js';
 import { ApprovalModal } from './approvals/ApprovalModal.js';
 import { ApprovalsInbox } from './approvals/ApprovalsInbox.js';
+import { SchedulesView } from './schedules/SchedulesView.js';
+import { SettingsView } from './settings/SettingsView.js';
 import { TaskDetailView } from './task-detail/TaskDetailView.js';
 import { NewTaskView } from './tasks/NewTaskView.js';
 import { TaskListView } from './tasks/TaskListView.js';
+import { ToolsView } from './tools/ToolsView.js';
 import { TraceView } from './traces/TraceView.js';
 import { useApp, useT } from './useApp.js';
 
-/** A hash route: `#/tasks`, `#/new`, `#/approvals`, `#/task/<id>`, `#/trace/<id>`. */
-type Route = { view: 'tasks' | 'new' | 'approvals' } | { view: 'task' | 'trace'; id: string };
+const PAGES = ['new', 'approvals', 'tools', 'schedules', 'settings'] as const;
+/**
+ * A hash route: `#/tasks`, `#/new`, `#/approvals`, `#/tools`, `#/schedules`, `#/settings`,
+ * `#/task/<id>`, `#/trace/<id>`, and `#/approval/<id>` (the inbox with that prompt open; the
+ * desktop app's notifications link there).
+ */
+type Route = { view: 'tasks' | (typeof PAGES)[number] } | { view: 'task' | 'trace' | 'approval'; id: string };
 
 function parseRoute(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, '').split('/');
-  if ((view === 'task' || view === 'trace') && id) return { view, id: decodeURIComponent(id) };
-  if (view === 'new' || view === 'approvals') return { view };
+  if ((view === 'task' || view === 'trace' || view === 'approval') && id) return { view, id: decodeURIComponent(id) };
+  const page = PAGES.find((p) => p === view);
+  if (page) return { view: page };
   return { view: 'tasks' };
 }
 
@@ -50,7 +59,15 @@ export function Shell() {
         links={[
           { href: '#/tasks', label: t('nav.tasks'), active: route.view === 'tasks' },
           { href: '#/new', label: t('nav.new'), active: route.view === 'new' },
-          { href: '#/approvals', label: t('nav.approvals'), active: route.view === 'approvals', badge: pendingCount },
+          {
+            href: '#/approvals',
+            label: t('nav.approvals'),
+            active: route.view === 'approvals' || route.view === 'approval',
+            badge: pendingCount,
+          },
+          { href: '#/tools', label: t('nav.tools'), active: route.view === 'tools' },
+          { href: '#/schedules', label: t('nav.schedules'), active: route.view === 'schedules' },
+          { href: '#/settings', label: t('nav.settings'), active: route.view === 'settings' },
         ]}
         locale={locale}
         locales={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
@@ -64,8 +81,12 @@ export function Shell() {
         {route.view === 'tasks' && <TaskListView />}
         {route.view === 'new' && <NewTaskView onCreated={(id) => (window.location.hash = `#/task/${id}`)} />}
         {route.view === 'approvals' && <ApprovalsInbox />}
+        {route.view === 'approval' && <ApprovalsInbox openId={route.id} />}
         {route.view === 'task' && <TaskDetailView taskId={route.id} />}
         {route.view === 'trace' && <TraceView taskId={route.id} />}
+        {route.view === 'tools' && <ToolsView />}
+        {route.view === 'schedules' && <SchedulesView />}
+        {route.view === 'settings' && <SettingsView />}
       </main>
       <ApprovalModal />
     </>

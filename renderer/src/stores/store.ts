@@ -2,13 +2,14 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Locale } from '../i18n/index.js';
 import type { RuntimeClient, RuntimeEvent } from '../client/runtimeClient.js';
 import { createApprovalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
+import { createScreenSlice, type ScreenSlice } from './screenSlice.js';
 import { createSettingsSlice, type SettingsSlice, type Theme } from './settingsSlice.js';
 import { createTasksSlice, type TasksSlice } from './tasksSlice.js';
 import { createTracesSlice, type TracesSlice } from './tracesSlice.js';
 import type { ClientSlice } from './types.js';
 
 /** The one store: every slice combined. */
-export type AppState = ClientSlice & TasksSlice & ApprovalsSlice & TracesSlice & SettingsSlice;
+export type AppState = ClientSlice & TasksSlice & ApprovalsSlice & TracesSlice & ScreenSlice & SettingsSlice;
 /** The store handle. */
 export type AppStore = StoreApi<AppState>;
 
@@ -19,6 +20,7 @@ export function createAppStore(initial: { locale: Locale; theme: Theme } = { loc
     ...createTasksSlice(set, get),
     ...createApprovalsSlice(set, get),
     ...createTracesSlice(set, get),
+    ...createScreenSlice(set, get),
     ...createSettingsSlice(set, initial),
   }));
 }
@@ -37,8 +39,10 @@ export function applyEvent(state: AppState, event: RuntimeEvent): void {
       return;
     case 'approval.resolved':
       return state.applyApproval(event.data);
+    case 'screen.frame':
+      return state.applyFrame(event.data);
     default:
-      return; // cron and screen events have no view yet
+      return; // cron.fired: the schedules view reloads its runs itself
   }
 }
 

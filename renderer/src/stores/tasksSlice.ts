@@ -1,4 +1,4 @@
-import type { Step, Task } from '../../../electron/contract/index.js';
+import type { MethodParams, Step, Task } from '../../../electron/contract/index.js';
 import type { AppState } from './store.js';
 import type { LoadStatus, SliceGet, SliceSet } from './types.js';
 
@@ -13,6 +13,8 @@ export interface TasksSlice {
   loadTask(taskId: string): Promise<void>;
   /** Creates and starts a task from playbook YAML; resolves to its id. */
   createTask(source: string, title?: string): Promise<string>;
+  /** Creates and starts a task with every `tasks.create` option (goal, model, checks…); resolves to its id. */
+  createTaskWith(params: MethodParams<'tasks.create'>): Promise<string>;
   applyTask(task: Task): void;
   applyStep(step: Step): void;
 }
@@ -59,10 +61,13 @@ export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState
       get().applyTask(task);
       for (const step of steps) get().applyStep(step);
     },
-    async createTask(source, title) {
+    createTask(source, title) {
+      return get().createTaskWith({ playbook: { source }, ...(title ? { title } : {}) });
+    },
+    async createTaskWith(params) {
       const client = get().client;
       if (!client) throw new Error('not connected');
-      const task = await client.call('tasks.create', { playbook: { source }, ...(title ? { title } : {}) });
+      const task = await client.call('tasks.create', params);
       get().applyTask(task);
       return task.id;
     },

@@ -18,7 +18,19 @@ describe('agent-desk cron', () => {
     sandbox = new CliSandbox();
     const file = path.join(sandbox.home, 'nightly.yaml');
     writeFileSync(file, PLAYBOOK);
-    const add = await sandbox.run(['cron', 'add', '--name', 'nightly', '--schedule', '0 2 * * *', '--tz', 'Europe/Berlin', '--playbook', file, '--json']);
+    const add = await sandbox.run([
+      'cron',
+      'add',
+      '--name',
+      'nightly',
+      '--schedule',
+      '0 2 * * *',
+      '--tz',
+      'Europe/Berlin',
+      '--playbook',
+      file,
+      '--json',
+    ]);
     expect(add.code, explain(add)).toBe(0);
     const job = add.json<{ id: string; status: string; timezone: string }>();
     expect(job).toMatchObject({ status: 'active', timezone: 'Europe/Berlin' });

@@ -62,7 +62,9 @@ describe('background queue across kill -9', () => {
     const restarted = db.prepare('SELECT COUNT(*) AS n FROM task_queue WHERE starts > 1').get() as { n: number };
     expect(restarted.n).toBeLessThanOrEqual(4);
     const doubleDone = db
-      .prepare("SELECT COUNT(*) AS n FROM (SELECT task_id, idx FROM steps WHERE status = 'completed' GROUP BY task_id, idx HAVING COUNT(*) > 1)")
+      .prepare(
+        "SELECT COUNT(*) AS n FROM (SELECT task_id, idx FROM steps WHERE status = 'completed' GROUP BY task_id, idx HAVING COUNT(*) > 1)",
+      )
       .get() as { n: number };
     expect(doubleDone.n).toBe(0);
   }, 600_000);

@@ -1,24 +1,18 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox, REPO_ROOT } from '../../support/cliSandbox.js';
+import { CliSandbox } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
-import { CHROMIUM_FLAGS } from '../../../electron/capabilities/browser/chromium.js';
+import { launchChromium, openUi as openUiIn, requireBuiltUi, shot, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
-const SHOTS = path.join(REPO_ROOT, 'test-results', 'renderer');
-const BUILT_UI = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
-const LAUNCH_ARGS = [...CHROMIUM_FLAGS];
-/** Generous upper bounds for a page to react; they bound waits, they do not measure speed. */
-const WAIT = { timeout: 30_000 };
 
 let browser: Browser | undefined;
 let cli: CliSandbox | undefined;
 beforeAll(async () => {
   if (skip) return;
-  browser = await chromium.launch({ executablePath: process.env.AGENT_DESK_CHROMIUM ?? '/usr/bin/chromium', args: LAUNCH_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -28,26 +22,14 @@ afterEach(async () => {
   cli = undefined;
 });
 
-/** Opens the web UI the way a user does: the URL with `#token=…` that serve prints. */
-async function openUi(serve: ServeProcess): Promise<{ page: Page; problems: string[] }> {
+function openUi(serve: ServeProcess) {
   if (!browser) throw new Error('no browser');
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  await page.goto(`${serve.info.httpUrl}/#token=${encodeURIComponent(serve.info.token)}`);
-  return { page, problems };
+  return openUiIn(browser, serve);
 }
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 /** The whole approval flow in one locale, with a screenshot of each view. */
 async function approvalFlow(locale: 'en' | 'zh-CN', theme: 'light' | 'dark', text: { tasks: string; approve: string; succeeded: string }) {
-  if (!existsSync(BUILT_UI)) throw new Error(`${BUILT_UI} is missing: run \`npm run build:renderer\` (pretest does)`);
-  mkdirSync(SHOTS, { recursive: true });
+  requireBuiltUi();
   cli = new CliSandbox();
   const serve = await startServe(cli);
   const { page, problems } = await openUi(serve);

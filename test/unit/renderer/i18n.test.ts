@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TaskStateSchema } from '../../../electron/contract/index.js';
+import {
+  AcceptanceCheckSchema,
+  CronRunOutcomeSchema,
+  McpServerStateSchema,
+  SandboxModeSchema,
+  TaskStateSchema,
+  TierSchema,
+} from '../../../electron/contract/index.js';
 import { en } from '../../../renderer/src/i18n/en.js';
 import { CATALOGS, LOCALES, toLocale, translate } from '../../../renderer/src/i18n/index.js';
 import { REPO_ROOT } from '../../support/cliSandbox.js';
@@ -38,7 +45,27 @@ describe('renderer i18n catalogs', () => {
     const { exact, prefixes } = usedKeys();
     expect(exact.size).toBeGreaterThan(20);
     for (const key of exact) expect(en, key).toHaveProperty([key]);
-    expect([...prefixes].sort()).toEqual(['stepStatus.', 'taskState.']);
+    expect([...prefixes].sort()).toEqual([
+      'checkField.',
+      'checkType.',
+      'cron.outcome.',
+      'cron.state.',
+      'cron.trigger.',
+      'mcp.state.',
+      'new.fieldError.',
+      'new.mode.',
+      'policy.',
+      'sandboxMode.',
+      'stepStatus.',
+      'taskState.',
+      'tier.',
+    ]);
+    // Template keys are also checked by the compiler (t takes MessageKey); these pin the enums.
+    for (const type of AcceptanceCheckSchema.options.map((o) => o.shape.type.value)) expect(en).toHaveProperty([`checkType.${type}`]);
+    for (const tier of TierSchema.options) expect(en).toHaveProperty([`tier.${tier}`]);
+    for (const mode of SandboxModeSchema.options) expect(en).toHaveProperty([`sandboxMode.${mode}`]);
+    for (const outcome of CronRunOutcomeSchema.options) expect(en).toHaveProperty([`cron.outcome.${outcome}`]);
+    for (const state of McpServerStateSchema.options) expect(en).toHaveProperty([`mcp.state.${state}`]);
     for (const state of TaskStateSchema.options) expect(en).toHaveProperty([`taskState.${state}`]);
     for (const status of ['waiting_approval', 'started', 'completed', 'failed', 'denied', 'uncertain', 'skipped'])
       expect(en).toHaveProperty([`stepStatus.${status}`]);

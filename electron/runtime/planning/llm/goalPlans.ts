@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { AcceptanceCheck, Task } from '../../../contract/index.js';
 import type { ContextOptions } from '../../context/contextBuilder.js';
 import type { PlanFactory, TaskPlan } from '../../engine/ports.js';
+import { LazyProvider } from '../../models/meteredProvider.js';
 import type { PriceTable } from '../../models/pricing.js';
 import type { ModelProvider } from '../../models/types.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { ToolRouter } from '../../tools/router.js';
 import type { Tier } from '../../../contract/index.js';
+import { GoalPlanner, type IntentHooks } from './goalPlanner.js';
 import { DEFAULT_SYSTEM_PROMPT, LlmPlanner, type LlmPlannerOptions } from './llmPlanner.js';
 import { buildCatalog } from './toolCatalog.js';
 
@@ -15,10 +17,12 @@ import { buildCatalog } from './toolCatalog.js';
 export interface LlmGoalOptions {
   /** The registry is read when a task starts (the runtime creates it after the plan factory). */
   registry: () => ToolRegistry;
+  /** Called when the task first plans (not at creation), so a missing model fails the task, not `tasks.create`. */
   provider: (task: Task) => ModelProvider;
   /** The checks that decide success (from intent review, an eval file, …). */
   acceptance: (task: Task) => AcceptanceCheck[];
-  prices?: PriceTable;
+  /** A table, or a getter read when each task's plan is built (config may change between tasks). */
+  prices?: PriceTable | (() => PriceTable);
   systemPrompt?: string;
   memory?: (task: Task) => string | undefined;
   /** Lower tiers offered even where a higher tier covers the capability. */
@@ -27,6 +31,8 @@ export interface LlmGoalOptions {
   maxMalformedTurns?: number;
   onPlanner?: (task: Task, planner: LlmPlanner) => void;
   onModelCall?: LlmPlannerOptions['onModelCall'];
+  /** Goal tasks without checks get a proposal to review and wait for it; none succeeds without checks. */
+  intent?: IntentHooks;
 }
 
 /** Reads the workspace's AGENTS.md, the project context file that joins the stable prefix. */
@@ -43,10 +49,16 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
   return (playbooks) =>
     (task: Task): TaskPlan => {
       if (task.plan.kind !== 'goal') return playbooks(task);
-      const offered = new ToolRouter(options.registry()).offer(options.includeTiers ? { includeTiers: options.includeTiers } : {});
+      // With the task: only the tools its agent may use are offered.
+      const offered = new ToolRouter(options.registry()).offer({
+        task,
+        ...(options.includeTiers && { includeTiers: options.includeTiers }),
+      });
       const goal = task.plan.goal;
+      const provider = new LazyProvider(() => options.provider(task));
+      const prices = typeof options.prices === 'function' ? options.prices() : options.prices;
       const planner = new LlmPlanner({
-        provider: options.provider(task),
+        provider,
         catalog: buildCatalog(offered),
         prefix: () => {
           const projectContext = readProjectContext(task.workspace);
@@ -58,12 +70,18 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
             ...(memory !== undefined && { memory }),
           };
         },
-        ...(options.prices && { prices: options.prices }),
+        ...(prices && { prices }),
         ...(options.context && { context: options.context }),
         ...(options.maxMalformedTurns !== undefined && { maxMalformedTurns: options.maxMalformedTurns }),
         ...(options.onModelCall && { onModelCall: options.onModelCall }),
       });
       options.onPlanner?.(task, planner);
-      return { planner, services: [], baseDir: task.workspace, acceptance: () => options.acceptance(task) };
+      const acceptance = () => options.acceptance(task);
+      const goalPlanner = new GoalPlanner(task, planner, provider, {
+        acceptance,
+        prices: prices ?? {},
+        ...(options.intent && { intent: options.intent }),
+      });
+      return { planner: goalPlanner, services: [], baseDir: task.workspace, acceptance };
     };
 }

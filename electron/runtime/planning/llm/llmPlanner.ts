@@ -2,7 +2,14 @@ import type { Step } from '../../../contract/index.js';
 import { buildContext, DEFAULT_CONTEXT, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
 import type { Exchange, ExchangeCall } from '../../context/exchange.js';
 import { costOf, type PriceTable } from '../../models/pricing.js';
-import { ModelError, type ModelMessage, type ModelProvider, type ModelResponse, type ModelUsage } from '../../models/types.js';
+import {
+  ModelError,
+  type ModelMessage,
+  type ModelProvider,
+  type ModelResponse,
+  type ModelUsage,
+  type PendingSafetyCheck,
+} from '../../models/types.js';
 import type { Planner, PlannerDecision, PlannerState, PlannerUsage } from '../planner.js';
 import { checkCall, type CheckedCall } from './callValidation.js';
 import { ReadCache } from './readCache.js';
@@ -10,6 +17,7 @@ import { stepResultView } from './stepResult.js';
 import type { ToolCatalog } from './toolCatalog.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
+type BatchDecision = Extract<PlannerDecision, { type: 'batch' }>;
 
 /** The default system prompt: short, stable, and explicit that tool output is data. */
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -86,7 +94,9 @@ export class LlmPlanner implements Planner {
     for (;;) {
       this.stablePrefix ??= { ...this.options.prefix(), tools: this.options.catalog.definitions };
       const prefix = this.stablePrefix;
-      const { request } = buildContext(prefix, this.exchanges, scratch, this.options.context ?? DEFAULT_CONTEXT);
+      const { request: built } = buildContext(prefix, this.exchanges, scratch, this.options.context ?? DEFAULT_CONTEXT);
+      const acknowledged = this.acknowledged(state);
+      const request = acknowledged ? { ...built, acknowledgedSafetyChecks: acknowledged } : built;
       let response: ModelResponse;
       try {
         response = await this.options.provider.complete(request, { signal });
@@ -121,8 +131,11 @@ export class LlmPlanner implements Planner {
     }
   }
 
-  /** Records a well-formed turn: cached reads are answered at once, the rest queued as steps. */
-  private accept(response: ModelResponse, checked: CheckedCall[], state: PlannerState): CallDecision | undefined {
+  /**
+   * Records a well-formed turn: cached reads are answered at once, the rest queued as steps.
+   * Several read-only calls go to the engine as one batch, to run at the same time.
+   */
+  private accept(response: ModelResponse, checked: CheckedCall[], state: PlannerState): CallDecision | BatchDecision | undefined {
     let index = nextIndex(state, this.queue);
     const calls: ExchangeCall[] = [];
     for (const c of checked) {
@@ -139,10 +152,24 @@ export class LlmPlanner implements Planner {
         continue;
       }
       calls.push({ ...wire(c), tool, index, status: 'pending', result: '(not finished)' });
-      this.queue.push({ type: 'call', index, tool, args: c.args, expect: [], retries: 0, continueOnError: true });
+      const checks = (response.safetyChecks ?? []).filter((check) => check.callId === c.call.id);
+      this.queue.push({
+        type: 'call',
+        index,
+        tool,
+        args: c.args,
+        expect: [],
+        retries: 0,
+        continueOnError: true,
+        ...(checks.length > 0 && { safetyChecks: checks.map(({ id, code, message }) => ({ id, code, message })) }),
+      });
       index++;
     }
     this.exchanges.push({ text: response.text, calls });
+    const readOnly = new Set(checked.flatMap((c) => (c.kind === 'call' && c.tool.readOnly ? [c.tool.name] : [])));
+    if (this.queue.length > 1 && this.queue.every((q) => q.tool !== undefined && readOnly.has(q.tool))) {
+      return { type: 'batch', calls: this.queue.splice(0) };
+    }
     return this.queue.shift();
   }
 
@@ -173,6 +200,22 @@ export class LlmPlanner implements Planner {
     else this.cache.clear();
   }
 
+  /**
+   * Safety checks to acknowledge: those recorded on the policy of calls that ran, which they did
+   * only once a person approved them (a denied call stops the task before any further request).
+   */
+  private acknowledged(state: PlannerState): Record<string, PendingSafetyCheck[]> | undefined {
+    const latest = state.latest ?? latestOf(state.steps);
+    let out: Record<string, PendingSafetyCheck[]> | undefined;
+    for (const call of this.exchanges.flatMap((e) => e.calls)) {
+      const step = call.index === undefined ? undefined : latest.get(call.index);
+      const checks = step?.policy?.safetyChecks;
+      if (!checks?.length || !step?.approvalId || (step.status !== 'completed' && step.status !== 'failed')) continue;
+      (out ??= {})[call.id] = checks.map((check) => ({ callId: call.id, ...check }));
+    }
+    return out;
+  }
+
   private lastError(): string {
     const calls = this.exchanges.flatMap((e) => e.calls).filter((c) => c.status === 'error');
     return calls.at(-1)?.result ?? 'unknown';
@@ -189,7 +232,7 @@ export class LlmPlanner implements Planner {
 }
 
 /** The assistant turn and one tool error per call (well-formed calls in a bad turn are not run). */
-function rejectTurn(response: ModelResponse, checked: CheckedCall[]): ModelMessage[] {
+export function rejectTurn(response: ModelResponse, checked: CheckedCall[]): ModelMessage[] {
   const out: ModelMessage[] = [{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }];
   for (const c of checked) {
     const content = c.kind === 'malformed' ? c.error : 'not run: another call in this turn was malformed; send the calls again, corrected';

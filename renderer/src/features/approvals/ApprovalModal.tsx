@@ -44,7 +44,7 @@ export function ApprovalModal() {
         else close(undefined);
         return;
       }
-      if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.defaultPrevented || isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
       if (key === 'a') {
         event.preventDefault();

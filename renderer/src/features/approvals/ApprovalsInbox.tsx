@@ -1,16 +1,22 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { StateView } from '../../components/StateView.js';
 import { pendingApprovals } from '../../stores/approvalsSlice.js';
 import { useApp, useT } from '../useApp.js';
 
-/** Pending approvals; each opens the modal. */
-export function ApprovalsInbox() {
+/** Pending approvals; each opens the modal. With `openId` (a notification's link), that one opens at once. */
+export function ApprovalsInbox({ openId }: { openId?: string }) {
   const t = useT();
   const approvals = useApp((s) => s.approvals);
   const status = useApp((s) => s.approvalsStatus);
   const reload = useApp((s) => s.loadApprovals);
   const open = useApp((s) => s.openApproval);
   const pending = useMemo(() => pendingApprovals(approvals), [approvals]);
+  const linked = openId ? approvals[openId] : undefined;
+
+  useEffect(() => {
+    if (linked?.status === 'pending') open(linked.id);
+    else if (openId && !linked) void reload(); // raised before this page loaded its list
+  }, [openId, linked, open, reload]);
 
   if (status === 'loading' && pending.length === 0) return <StateView kind="loading" message={t('state.loading')} />;
   if (status === 'error')

@@ -5,6 +5,10 @@ import { StepTimeline } from '../../components/StepTimeline.js';
 import { formatCost } from '../../i18n/index.js';
 import { pendingApprovals } from '../../stores/approvalsSlice.js';
 import { useApp, useT } from '../useApp.js';
+import { LiveScreen } from './LiveScreen.js';
+import { QuestionForm } from './QuestionForm.js';
+import { ReviewChecks, waitsForCheckReview } from './ReviewChecks.js';
+import { TaskPlan } from './TaskPlan.js';
 
 const NO_STEPS: never[] = [];
 
@@ -53,6 +57,9 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           cost: formatCost(task.usage.costUsd),
         })}
       </p>
+      <TaskPlan task={task} />
+      {waitsForCheckReview(task) && <ReviewChecks task={task} />}
+      {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}
       {pending.map((a) => (
         <button key={a.id} type="button" className="approval-banner" onClick={() => openApproval(a.id)} data-testid="approval-banner">
           {t('approval.title', { tool: a.tool })} — {t('approvals.review')}
@@ -64,6 +71,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
       ) : (
         <StepTimeline steps={steps} labels={labels} statusLabel={(status) => t(`stepStatus.${status}`)} formatCost={formatCost} />
       )}
+      {task.sandbox !== 'none' && <LiveScreen taskId={task.id} taskState={task.state} />}
       {task.checks.length > 0 && (
         <>
           <h2>{t('detail.checks')}</h2>

@@ -33,9 +33,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything speaking Streamable HTTP on a free port; resolves once it answers. */
-export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): void }> {
-  const port = await freePort();
+/** server-everything speaking Streamable HTTP on a free (or the given) port; resolves once it answers. */
+export async function startEverythingHttp(at?: number): Promise<{ url: string; port: number; child: ChildProcess; stop(): void }> {
+  const port = at ?? (await freePort());
   const child = spawn(process.execPath, [referenceServer('everything'), 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,7 +47,7 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
     timeoutMs: 20_000,
     lastSeen: () => output,
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, child, stop: () => void child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}/mcp`, port, child, stop: () => void child.kill('SIGTERM') };
 }
 
 /** A real runtime (temp home, SQLite) with an MCP manager attached to its registry. */

@@ -56,12 +56,19 @@ function goalAs(rt: AgentRuntime, agent: string, goal: string) {
   return task;
 }
 
-const delegateOnce = (children: unknown[]) => (turn: number): ScriptedCall | 'done' =>
-  turn === 0 ? { tool: 'agents.delegate', args: { children, timeoutMs: 60_000 } } : 'done';
+const delegateOnce =
+  (children: unknown[]) =>
+  (turn: number): ScriptedCall | 'done' =>
+    turn === 0 ? { tool: 'agents.delegate', args: { children, timeoutMs: 60_000 } } : 'done';
 
 describe('sub-agent delegation', () => {
   it('a parent delegates to two sub-agents in parallel, waits, and succeeds when both children’s checks pass', async () => {
-    h = runtime({ lead: delegateOnce([{ agent: 'writer-a', playbook: childPlaybook('a') }, { agent: 'writer-b', playbook: childPlaybook('b') }]) });
+    h = runtime({
+      lead: delegateOnce([
+        { agent: 'writer-a', playbook: childPlaybook('a') },
+        { agent: 'writer-b', playbook: childPlaybook('b') },
+      ]),
+    });
     const agents = agentsFor(h.rt);
     for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name, budget: { maxSteps: 20 } });
     const parent = goalAs(h.rt, 'lead', 'lead');
@@ -75,15 +82,27 @@ describe('sub-agent delegation', () => {
       expect(child.checks.every((c) => c.passed)).toBe(true);
       expect(child.budget.maxSteps).toBe(20); // the sub-agent's own budget
       expect(child.workspace).not.toBe(parent.workspace);
-      expect(h.rt.trace.page(child.id, 0, 100).events.find((e) => e.type === 'delegation.started')?.data).toMatchObject({ parentTaskId: parent.id });
+      expect(h.rt.trace.page(child.id, 0, 100).events.find((e) => e.type === 'delegation.started')?.data).toMatchObject({
+        parentTaskId: parent.id,
+      });
     }
     const parentTrace = h.rt.trace.page(parent.id, 0, 200).events;
-    expect(parentTrace.filter((e) => e.type === 'delegation.started').map((e) => e.data.childTaskId).sort()).toEqual(children.map((c) => c.id).sort());
+    expect(
+      parentTrace
+        .filter((e) => e.type === 'delegation.started')
+        .map((e) => e.data.childTaskId)
+        .sort(),
+    ).toEqual(children.map((c) => c.id).sort());
     expect(parentTrace.find((e) => e.type === 'delegation.finished')).toBeDefined();
   });
 
   it('the parent fails when a child’s acceptance check fails', async () => {
-    h = runtime({ lead: delegateOnce([{ agent: 'writer-a', playbook: childPlaybook('a') }, { agent: 'writer-b', playbook: childPlaybook('b', 'something else') }]) });
+    h = runtime({
+      lead: delegateOnce([
+        { agent: 'writer-a', playbook: childPlaybook('a') },
+        { agent: 'writer-b', playbook: childPlaybook('b', 'something else') },
+      ]),
+    });
     const agents = agentsFor(h.rt);
     for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name });
     const done = await h.rt.engine.run(goalAs(h.rt, 'lead', 'lead').id);
@@ -116,7 +135,9 @@ describe('sub-agent delegation', () => {
     });
     expect(await call('agents.create', { name: 'researcher' })).toMatchObject({ error: { code: 'conflict' } });
     expect(await call('agents.create', { name: 'Bad Name' })).toMatchObject({ error: { code: 'invalid_params' } });
-    expect(await call('agents.update', { name: 'researcher', patch: { maxConcurrent: 1 } })).toMatchObject({ result: { maxConcurrent: 1, tools: ['fs.*'] } });
+    expect(await call('agents.update', { name: 'researcher', patch: { maxConcurrent: 1 } })).toMatchObject({
+      result: { maxConcurrent: 1, tools: ['fs.*'] },
+    });
     expect(await call('agents.list', {})).toMatchObject({ result: { agents: [{ name: 'researcher' }] } });
     expect(await call('agents.delete', { name: 'researcher' })).toMatchObject({ result: { deleted: true } });
   });

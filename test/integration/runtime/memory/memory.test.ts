@@ -20,13 +20,15 @@ function runtimeWithScripts(scripts: Record<string, (turn: number) => ScriptedCa
   return openTestRuntime({ plans: withScriptedGoals(planner), handlers: [memoryHandlers] });
 }
 
-const goalTask = (rt: AgentRuntime, goal: string, workspace: string) => rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, workspace });
+const goalTask = (rt: AgentRuntime, goal: string, workspace: string) =>
+  rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, workspace });
 
 describe('cross-session memory', () => {
   it('a note saved by one task (after approval) is found by a later task’s search and in the next snapshot; forget removes both', async () => {
     const workspace = tempDir('agent-desk-ws-');
     h = runtimeWithScripts({
-      remember: (turn) => (turn === 0 ? { tool: 'memory.save', args: { text: 'The staging database lives in eu-west-3', tags: ['infra'] } } : 'done'),
+      remember: (turn) =>
+        turn === 0 ? { tool: 'memory.save', args: { text: 'The staging database lives in eu-west-3', tags: ['infra'] } } : 'done',
       recall: (turn) => (turn === 0 ? { tool: 'memory.search', args: { query: 'staging database' } } : 'done'),
     });
     const { rt } = h;
@@ -81,7 +83,10 @@ describe('cross-session memory', () => {
 
   it('memory RPC refuses a call without a scope', async () => {
     h = openTestRuntime({ handlers: [memoryHandlers] });
-    const res = await h.rt.dispatcher.dispatch({ id: 1, method: 'memory.add', params: { text: 'x' } }, { scopes: ['operator.write'], clientId: 't' });
+    const res = await h.rt.dispatcher.dispatch(
+      { id: 1, method: 'memory.add', params: { text: 'x' } },
+      { scopes: ['operator.write'], clientId: 't' },
+    );
     expect(res).toMatchObject({ error: { code: 'invalid_params' } });
   });
 });

@@ -133,6 +133,35 @@ describe('cron scheduler on a manual clock', () => {
     ]);
   });
 
+  it('overlap=skip and missed=run_once hold across a restart: a task still active from before skips the on-time fire', async () => {
+    h = cronRuntime();
+    const job = h
+      .scheduler()
+      .add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'skip', missed: 'run_once', budget: LONG }));
+    h.clock.advance(HOUR);
+    const [first] = h.scheduler().tick(); // 13:00: queued, not started (the queue is not running)
+    await h.reopen(); // down across 14:00 and 15:00; back at 15:00, which is on time
+    h.clock.advance(2 * HOUR);
+    const afterRestart = h.scheduler().tick();
+    expect(afterRestart.map((r) => [r.scheduledFor, r.outcome])).toEqual([
+      ['2026-11-29T14:00:00.000Z', 'skipped_missed'],
+      ['2026-11-29T15:00:00.000Z', 'skipped_overlap'],
+    ]);
+    expect(afterRestart[1]?.reason).toContain(first!.taskId!);
+
+    const scheduler = h.scheduler();
+    scheduler.queue.start(); // the task queued before the restart runs now, once
+    h.gate.open();
+    await scheduler.queue.drain();
+    h.clock.advance(HOUR);
+    expect(scheduler.tick().map((r) => r.outcome)).toEqual(['queued']);
+    await scheduler.queue.drain();
+    expect(jobTasks(h.rt, job.id).map((r) => [r.taskId === first!.taskId, r.taskState])).toEqual([
+      [true, 'succeeded'],
+      [false, 'succeeded'],
+    ]);
+  });
+
   it('a job whose playbook file disappeared is blocked with the reason, and no task is created', async () => {
     h = cronRuntime();
     const file = path.join(h.home, 'job.yaml');
@@ -167,7 +196,8 @@ describe('cron scheduler on a manual clock', () => {
 describe('cron RPC', () => {
   it('cron.add rejects a bad expression or time zone with invalid_params', async () => {
     h = cronRuntime();
-    const call = (params: unknown) => h.rt.dispatcher.dispatch({ id: 1, method: 'cron.add', params }, { scopes: ['operator.write'], clientId: 't' });
+    const call = (params: unknown) =>
+      h.rt.dispatcher.dispatch({ id: 1, method: 'cron.add', params }, { scopes: ['operator.write'], clientId: 't' });
     const badCron = await call(hourly({ schedule: 'every hour' }));
     expect(badCron).toMatchObject({ error: { code: 'invalid_params' } });
     const badZone = await call(hourly({ timezone: 'Mars/Olympus' }));

@@ -184,4 +184,38 @@ describe('ToolRouter', () => {
     const degraded = routerWith(writerAt('mcp__fs__write_file', 'mcp'), ...builtinsWithUnavailableFsWrite());
     expect(degraded.offer().map((t) => t.name)).toContain('mcp__fs__write_file');
   });
+
+  it('offered to a task, only the tools its filter permits count, so a permitted lower tier stands in for the best one', () => {
+    const registry = new ToolRegistry();
+    for (const tool of [writerAt('mcp__fs__write_file', 'mcp'), ...builtinTools()]) registry.register(tool);
+    registry.restrictPerTask((task) => (task.agent === 'mcp-only' ? (name) => name.startsWith('mcp__') || name === 'fs.read' : undefined));
+    const router = new ToolRouter(registry);
+    expect(router.offer({ task: { agent: 'mcp-only' } }).map((t) => t.name)).toEqual(['fs.read', 'mcp__fs__write_file']);
+    expect(router.offer({ task: {} }).map((t) => t.name)).toContain('fs.write');
+    expect(router.offer({ task: {} }).map((t) => t.name)).not.toContain('mcp__fs__write_file');
+  });
+
+  it('routing for a task falls back only to tools it may use; a named tool it may not use stays first for the gate to refuse', () => {
+    const registry = new ToolRegistry();
+    for (const tool of [writerAt('fs.write', 'api'), writerAt('mcp__fs__write_file', 'mcp'), writerAt('gui__editor_save', 'gui')])
+      registry.register(tool);
+    registry.restrictPerTask((task) =>
+      task.agent === 'no-api' ? (name) => name !== 'fs.write' : task.agent === 'none' ? () => false : undefined,
+    );
+    const router = new ToolRouter(registry);
+    const names = (request: RouteRequest) => router.plan(request).candidates.map((c) => c.tool.name);
+
+    expect(names({ capability: 'file.write', args: writeArgs, task: { agent: 'no-api' } })).toEqual([
+      'mcp__fs__write_file',
+      'gui__editor_save',
+    ]);
+    expect(names({ capability: 'file.write', args: writeArgs, task: {} })).toEqual(['fs.write', 'mcp__fs__write_file', 'gui__editor_save']);
+    expect(names({ tool: 'fs.write', args: writeArgs, task: { agent: 'no-api' } })).toEqual([
+      'fs.write',
+      'mcp__fs__write_file',
+      'gui__editor_save',
+    ]);
+    expect(names({ tool: 'fs.write', args: writeArgs, task: { agent: 'none' } })).toEqual(['fs.write']);
+    expect(names({ capability: 'file.write', args: writeArgs, task: { agent: 'none' } })[0]).toBe('fs.write');
+  });
 });

@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { ALL_SCOPES, type MethodName } from '../../contract/index.js';
+import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { AgentDeskError } from '../../runtime/errors.js';
+import { withControlRuntime } from '../openRuntime.js';
+import { printJson } from '../output.js';
+
+/** The local user owns the data folder: the CLI calls with every scope, through the same method table. */
+async function callLocal(rt: AgentRuntime, method: MethodName, params: unknown): Promise<unknown> {
+  const response = await rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ALL_SCOPES, clientId: 'cli' });
+  if ('error' in response && response.error) throw new AgentDeskError(response.error.code, response.error.message, response.error.details);
+  return (response as { result: unknown }).result;
+}
+
+/** The value from stdin (never from argv, which other users can read in the process list). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('secret value (then Enter and Ctrl-D): ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** `agent-desk secrets set|list|delete`: provider keys and other write-only values. */
+export function registerSecrets(program: Command): void {
+  const secrets = program.command('secrets').description('write-only secrets (provider keys): values are never shown');
+  secrets
+    .command('set <name>')
+    .description('store a secret read from stdin, e.g. printf %s "$KEY" | agent-desk secrets set openai-key')
+    .option('--json', 'print JSON')
+    .action(async (name: string, opts: { json?: boolean }) => {
+      const value = await readStdin();
+      await withControlRuntime(opts.json, async (rt) => {
+        const result = await callLocal(rt, 'secrets.set', { name, value });
+        if (opts.json) printJson(result);
+        else console.log(`stored secret ${name}`);
+      });
+    });
+  secrets
+    .command('list')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) =>
+      withControlRuntime(opts.json, async (rt) => {
+        const result = (await callLocal(rt, 'secrets.list', {})) as { names: string[] };
+        if (opts.json) printJson(result);
+        else for (const name of result.names) console.log(name);
+      }),
+    );
+  secrets
+    .command('delete <name>')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) =>
+      withControlRuntime(opts.json, async (rt) => {
+        const result = (await callLocal(rt, 'secrets.delete', { name })) as { deleted: boolean };
+        if (opts.json) printJson(result);
+        else console.log(result.deleted ? `deleted secret ${name}` : `no secret named ${name}`);
+      }),
+    );
+}

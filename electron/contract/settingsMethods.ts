@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ConfigSchema } from './config.js';
+import type { MethodSpec } from './methods.js';
+
+const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
+
+/** A secret's name: how config (`apiKeySecret`) and tools refer to it. */
+export const SecretNameSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit');
+
+/** The config's top-level sections, each replaced whole by `settings.set`. */
+const ConfigPatchSchema = z
+  .object(Object.fromEntries(Object.keys(ConfigSchema.shape).map((key) => [key, z.unknown()])))
+  .partial()
+  .strict();
+
+/** Settings (the non-secret config file) and secrets (write-only values). */
+export const SettingsMethods = {
+  'settings.get': spec({
+    params: z.object({}).strict().default({}),
+    result: z.object({ config: ConfigSchema }),
+    scope: 'operator.admin',
+    sideEffect: false,
+    description: 'The effective configuration (config.json with defaults applied). Holds no secret values.',
+  }),
+  'settings.set': spec({
+    params: z.object({ config: ConfigPatchSchema }).strict(),
+    result: z.object({ config: ConfigSchema }),
+    scope: 'operator.admin',
+    sideEffect: true,
+    description:
+      'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. Most sections apply at the next start; `models` applies to the next goal task.',
+  }),
+  'secrets.set': spec({
+    params: z.object({ name: SecretNameSchema, value: z.string().min(4).max(65_536) }).strict(),
+    result: z.object({ name: z.string() }),
+    scope: 'operator.secrets',
+    sideEffect: true,
+    description: 'Stores a secret (e.g. a provider key). Its value is never returned by any method.',
+  }),
+  'secrets.list': spec({
+    params: z.object({}).strict().default({}),
+    result: z.object({ names: z.array(z.string()) }),
+    scope: 'operator.secrets',
+    sideEffect: false,
+    description: 'Names of the stored secrets (never their values).',
+  }),
+  'secrets.delete': spec({
+    params: z.object({ name: SecretNameSchema }).strict(),
+    result: z.object({ deleted: z.boolean() }),
+    scope: 'operator.secrets',
+    sideEffect: true,
+    description: 'Deletes a stored secret.',
+  }),
+} as const;

@@ -1,0 +1,45 @@
+import type Database from 'better-sqlite3';
+import type { AgentSpec } from '../../contract/index.js';
+import type { AgentPolicy, TaskPolicyLookup, TaskPolicyOptions } from '../policy/taskPolicy.js';
+
+/** Tasks whose agent and profile are remembered; past this the memo starts over. */
+const TASK_MEMO_LIMIT = 10_000;
+
+/**
+ * The gate's view of tasks and agents. A task's agent and profile are fixed once it runs, so
+ * they are read once per task and process; the agent definition is read at every decision (one
+ * indexed point read), so an agent edited with `agents.update` — in this process or another —
+ * governs its tasks from their next step on.
+ */
+export function agentPolicyLookup(db: Database.Database): TaskPolicyLookup {
+  const taskStmt = db.prepare('SELECT agent, policy_profile FROM tasks WHERE id = ?');
+  const agentStmt = db.prepare('SELECT spec FROM agents WHERE name = ?');
+  const tasks = new Map<string, TaskPolicyOptions>();
+  const agents = new Map<string, { spec: string; policy: AgentPolicy }>();
+  return {
+    task(taskId): TaskPolicyOptions | undefined {
+      const known = tasks.get(taskId);
+      if (known) return known;
+      const row = taskStmt.get(taskId) as { agent: string | null; policy_profile: string | null } | undefined;
+      if (!row) return undefined;
+      const options = {
+        ...(row.agent !== null && { agent: row.agent }),
+        ...(row.policy_profile !== null && { policyProfile: row.policy_profile }),
+      };
+      if (tasks.size >= TASK_MEMO_LIMIT) tasks.clear();
+      tasks.set(taskId, options);
+      return options;
+    },
+    agent(name): AgentPolicy | undefined {
+      const row = agentStmt.get(name) as { spec: string } | undefined;
+      if (!row) return undefined;
+      // Parsed once per version of the definition: the same object lets the gate reuse its compiled allowlist.
+      const known = agents.get(name);
+      if (known?.spec === row.spec) return known.policy;
+      const spec = JSON.parse(row.spec) as Pick<AgentSpec, 'tools' | 'policyProfile'>;
+      const policy = { name, tools: spec.tools ?? ['*'], ...(spec.policyProfile !== undefined && { policyProfile: spec.policyProfile }) };
+      agents.set(name, { spec: row.spec, policy });
+      return policy;
+    },
+  };
+}

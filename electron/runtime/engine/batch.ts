@@ -1,0 +1,64 @@
+import type { Step } from '../../contract/index.js';
+import type { PlannerDecision } from '../planning/planner.js';
+import type { EngineDeps } from './engineDeps.js';
+import { StepExecutor, type ExecutorHost, type StepOutcome } from './stepExecutor.js';
+
+type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
+type BatchDecision = Extract<PlannerDecision, { type: 'batch' }>;
+
+/** One call of a batch and what became of it. */
+export interface BatchResult {
+  decision: CallDecision;
+  outcome: StepOutcome;
+}
+
+/**
+ * Runs the calls a model made in one turn. When every call is read-only and allowed outright
+ * they run at the same time, each with its own executor (records are keyed by plan index, so
+ * the model still reads the results in its order). A write, an approval or a resumed position
+ * anywhere in the batch → one after another, stopping at the first call that stops the task.
+ */
+export async function executeBatch(deps: EngineDeps, host: ExecutorHost, batch: BatchDecision): Promise<BatchResult[]> {
+  // The model call that chose the batch is charged to its first step, as for a single call.
+  const calls = batch.calls.map((call, i) => (i === 0 && batch.usage ? { ...call, usage: batch.usage } : call));
+  if (runsConcurrently(deps, host, calls)) {
+    const outcomes = await Promise.all(calls.map((decision) => new StepExecutor(deps, host).execute(decision)));
+    return calls.map((decision, i) => ({ decision, outcome: outcomes[i]! }));
+  }
+  const results: BatchResult[] = [];
+  for (const decision of calls) {
+    const outcome = await new StepExecutor(deps, host).execute(decision);
+    results.push({ decision, outcome });
+    if (outcome.kind === 'stop') break;
+  }
+  return results;
+}
+
+/** Concurrency is for calls that cannot affect each other: read-only, no approval (or provider flag), fresh positions. */
+function runsConcurrently(deps: EngineDeps, host: ExecutorHost, calls: readonly CallDecision[]): boolean {
+  if (calls.length < 2) return false;
+  const task = host.task();
+  return calls.every((decision) => {
+    if (host.steps().latest(decision.index) !== undefined || decision.safetyChecks?.length) return false;
+    let primary;
+    try {
+      primary = deps.router.plan({
+        ...(decision.tool !== undefined && { tool: decision.tool }),
+        ...(decision.capability !== undefined && { capability: decision.capability }),
+        args: decision.args,
+      }).candidates[0];
+    } catch {
+      return false; // the executor records why it cannot be routed, in order
+    }
+    if (!primary) return false;
+    const classification = primary.tool.classify(primary.args, { workspace: task.workspace });
+    if (!classification.readOnly) return false;
+    const policy = deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification, networkAllow: host.networkAllow() });
+    return policy.effect === 'allow';
+  });
+}
+
+/** Completed steps of a batch, in call order (for loop detection). */
+export function completedSteps(results: readonly BatchResult[]): { decision: CallDecision; step: Step }[] {
+  return results.flatMap((r) => (r.outcome.kind === 'completed' ? [{ decision: r.decision, step: r.outcome.step }] : []));
+}

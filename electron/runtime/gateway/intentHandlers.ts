@@ -1,0 +1,16 @@
+import type { AgentRuntime } from '../agentRuntime.js';
+import { reviewChecks } from '../planning/llm/intentReview.js';
+import type { Handlers } from './handlers.js';
+
+/** `tasks.reviewChecks`: stores a goal task's reviewed checks and lets a waiting task continue. */
+export function intentHandlers(rt: AgentRuntime): Handlers {
+  return {
+    'tasks.reviewChecks': (p) => {
+      const before = rt.engine.get(p.taskId);
+      const task = reviewChecks(rt, p.taskId, p.checks);
+      // A paused task stays paused: the person paused it on purpose.
+      if (p.start && (before.state === 'waiting_user' || before.state === 'queued')) return rt.engine.resume(task.id);
+      return task;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigSchema, type Config } from '../../contract/index.js';
+import type { AgentRuntime } from '../agentRuntime.js';
+import { loadConfig } from '../config.js';
+import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import type { Redactor } from '../trace/redactor.js';
+import { writeFileAtomicSync } from '../secrets/atomicFile.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import type { Handlers } from './handlers.js';
+
+/** `settings.*` (the config file) and `secrets.*` (write-only values) over RPC. */
+export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Handlers {
+  return (rt) => ({
+    'settings.get': () => ({ config: loadConfig(rt.options.home) }),
+    'settings.set': (p) => ({ config: writeConfigSections(rt.options.home, p.config) }),
+    'secrets.set': (p) => {
+      // Known to the redactor before anything could echo it (a provider error, a tool output).
+      rt.redactor.add(p.name, p.value);
+      secrets.set(p.name, p.value);
+      return { name: p.name };
+    },
+    'secrets.list': () => ({ names: secrets.list() }),
+    'secrets.delete': (p) => ({ deleted: secrets.delete(p.name) }),
+  });
+}
+
+/** Registers every stored secret with the redactor (at start-up), so none is ever written in clear. */
+export function redactStoredSecrets(redactor: Redactor, secrets: SecretStore): void {
+  for (const name of secrets.list()) {
+    const value = secrets.get(name);
+    if (value !== undefined && value.length >= 4) redactor.add(name, value);
+  }
+}
+
+/**
+ * Replaces whole top-level sections of `<home>/config.json` (`null` removes one, back to its
+ * defaults), validates the result and writes it atomically. Returns the effective config.
+ */
+export function writeConfigSections(home: string, sections: Record<string, unknown>): Config {
+  const file = path.join(home, 'config.json');
+  let current: Record<string, unknown> = {};
+  try {
+    if (existsSync(file)) current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new AgentDeskError('invalid_params', `${file} is not valid JSON (fix it by hand first): ${(error as Error).message}`);
+  }
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(sections)) {
+    if (value === null) delete next[key];
+    else if (value !== undefined) next[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(next);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error.issues);
+    throw new AgentDeskError('invalid_params', `the config would be invalid:\n${describeIssues(issues)}`, { issues });
+  }
+  writeFileAtomicSync(file, Buffer.from(`${JSON.stringify(next, null, 2)}\n`), { mode: 0o644 });
+  return parsed.data;
+}

@@ -1,0 +1,63 @@
+import type { ModelsConfig, Task } from '../../../contract/index.js';
+import type { AgentRuntime } from '../../agentRuntime.js';
+import { systemClock } from '../../clock.js';
+import { loadConfig } from '../../config.js';
+import type { PlanFactory } from '../../engine/ports.js';
+import { AgentDeskError } from '../../errors.js';
+import { MeteredProvider } from '../../models/meteredProvider.js';
+import { resolveModelRef } from '../../models/modelRef.js';
+import { createProvider } from '../../models/providerFactory.js';
+import type { ModelProvider } from '../../models/types.js';
+import type { SecretStore } from '../../secrets/secretStore.js';
+import { AgentRepo } from '../../store/agentRepo.js';
+import { withLlmGoals } from './goalPlans.js';
+import { pendingProposal } from './intentReview.js';
+
+/**
+ * Goal tasks as the product runs them: the model from the task, else its agent, else
+ * `models.defaultModel`; the key from the secret store; every model call a `model.call` trace
+ * event; checks from intent review. The `models` section is read per task, so `settings.set`
+ * applies to the next goal task without a restart.
+ */
+export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretStore): (playbooks: PlanFactory) => PlanFactory {
+  const models = () => loadConfig(runtime().options.home).models;
+  return withLlmGoals({
+    registry: () => runtime().registry,
+    provider: (task) => taskProvider(runtime(), task, models(), secrets),
+    acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
+    prices: () => models().prices,
+    intent: {
+      pending: (task) => pendingProposal(runtime(), task),
+      proposed: (task, checks) => void runtime().trace.append(task.id, 'intent.proposed', { checks }),
+    },
+  });
+}
+
+/** The model reference a goal task runs with; none configured anywhere is a clear failure. */
+export function modelRefFor(rt: AgentRuntime, task: Task, models: ModelsConfig): string {
+  const own = task.plan.kind === 'goal' ? task.plan.model : undefined;
+  const agent = task.agent !== undefined ? new AgentRepo(rt.store.db).get(task.agent)?.model : undefined;
+  const ref = own ?? agent ?? models.defaultModel;
+  if (ref === undefined) {
+    throw new AgentDeskError(
+      'invalid_params',
+      'no model configured for this goal task: set models.defaultModel in config.json (e.g. "openai:gpt-4.1-mini"), or give the task or its agent a model',
+    );
+  }
+  return ref;
+}
+
+function taskProvider(rt: AgentRuntime, task: Task, models: ModelsConfig, secrets: SecretStore): ModelProvider {
+  const clock = rt.options.clock ?? systemClock;
+  const spec = resolveModelRef(modelRefFor(rt, task, models), models, (name) => {
+    const value = secrets.get(name);
+    // Another process may have stored it: make sure this one redacts it too.
+    if (value !== undefined && value.length >= 4) rt.redactor.add(name, value);
+    return value;
+  });
+  return new MeteredProvider(createProvider(spec, clock), {
+    clock,
+    prices: models.prices,
+    onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
+  });
+}

@@ -1,0 +1,47 @@
+import type { AcceptanceCheck, Task } from '../../../contract/index.js';
+import type { AgentRuntime } from '../../agentRuntime.js';
+import { isoAt, systemClock } from '../../clock.js';
+import { AgentDeskError } from '../../errors.js';
+import { REVIEW_REASON } from './goalPlanner.js';
+
+/** States in which a goal task's checks may be set: before it runs, or while it waits. */
+const REVIEWABLE = new Set<Task['state']>(['queued', 'waiting_user', 'paused']);
+
+/** The proposal a goal task waits on, from its trace (undefined when none is pending). */
+export function pendingProposal(rt: AgentRuntime, task: Task): AcceptanceCheck[] | undefined {
+  if (task.plan.kind !== 'goal' || (task.plan.acceptance?.length ?? 0) > 0) return undefined;
+  const event = rt.store.trace.last(task.id, 'intent.proposed');
+  return event ? (event.data.checks as AcceptanceCheck[]) : undefined;
+}
+
+/** True when the task stopped to have its proposed checks reviewed. */
+export function waitsForReview(task: Task): boolean {
+  return task.state === 'waiting_user' && task.stateReason === REVIEW_REASON;
+}
+
+/**
+ * Stores the reviewed (accepted or edited) acceptance checks of a goal task and records the
+ * review in the trace; the caller decides whether to continue the task.
+ */
+export function reviewChecks(rt: AgentRuntime, taskId: string, checks: AcceptanceCheck[]): Task {
+  const task = rt.engine.get(taskId);
+  const plan = task.plan;
+  if (plan.kind !== 'goal')
+    throw new AgentDeskError('invalid_params', `task ${taskId} is not a goal task: its checks come from its playbook`);
+  if (!REVIEWABLE.has(task.state)) {
+    throw new AgentDeskError('conflict', `task ${taskId} is ${task.state}: checks are reviewed before it runs or while it waits`);
+  }
+  if (checks.length === 0) throw new AgentDeskError('invalid_params', 'a goal task needs at least one acceptance check');
+  const proposed = pendingProposal(rt, task);
+  const at = isoAt((rt.options.clock ?? systemClock).now());
+  rt.store.transaction(() => {
+    rt.store.tasks.setPlan(taskId, { ...plan, acceptance: checks }, at);
+    rt.trace.append(taskId, 'intent.reviewed', {
+      checks,
+      asProposed: proposed !== undefined && JSON.stringify(proposed) === JSON.stringify(checks),
+    });
+  });
+  const updated = rt.engine.get(taskId);
+  rt.bus.emit('task.updated', updated);
+  return updated;
+}

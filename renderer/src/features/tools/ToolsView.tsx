@@ -1,0 +1,58 @@
+import { RemoteGate } from '../RemoteGate.js';
+import { useT } from '../useApp.js';
+import { useRemote } from '../useRemote.js';
+import { toolsByTier } from './tiers.js';
+
+/** Every registered tool by tier, with its risk and whether it can be used right now. */
+export function ToolsView() {
+  const t = useT();
+  const catalog = useRemote((c) => c.call('tools.catalog', {}));
+  return (
+    <section data-testid="tools-view">
+      <h1>{t('tools.heading')}</h1>
+      <RemoteGate remote={catalog} isEmpty={(d) => d.tools.length === 0} empty={t('tools.empty')} testId="tools-catalog">
+        {({ tools }) =>
+          toolsByTier(tools).map(([tier, list]) => (
+            <div key={tier} className="tier" data-tier={tier}>
+              <h2>
+                {t(`tier.${tier}`)} <span className="hint">({list.length})</span>
+              </h2>
+              {list.length === 0 ? (
+                <p className="hint">{t('tools.noneInTier')}</p>
+              ) : (
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th>{t('tools.col.name')}</th>
+                      <th>{t('tools.col.description')}</th>
+                      <th>{t('tools.col.risk')}</th>
+                      <th>{t('tools.col.availability')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((tool) => (
+                      <tr key={tool.name} data-tool={tool.name} data-available={tool.availability.available}>
+                        <td>
+                          <code>{tool.name}</code>
+                        </td>
+                        <td>{tool.description || tool.title}</td>
+                        <td>
+                          <span className={`risk risk-${tool.risk}`}>{tool.risk}</span>
+                        </td>
+                        <td className={tool.availability.available ? 'ok' : 'bad'}>
+                          {tool.availability.available
+                            ? t('tools.available')
+                            : t('tools.unavailable', { reason: tool.availability.reason ?? '' })}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+          ))
+        }
+      </RemoteGate>
+    </section>
+  );
+}

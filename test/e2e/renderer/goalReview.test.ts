@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CliSandbox, explain } from '../../support/cliSandbox.js';
+import { ModelServer } from '../../support/modelServer.js';
+import { missing } from '../../support/requirements.js';
+import { startServe, waitForTaskState } from '../../support/serveProcess.js';
+import { launchChromium, openUi, requireBuiltUi, shot, WAIT } from './uiSession.js';
+
+const skip = missing('chromium');
+const KEY = 'sk-e2e-ui-4d2c9a7f1b3e5d6c';
+const PROPOSED = { type: 'file_contains' as const, name: 'greeting', path: 'hello.txt', text: 'hello world' };
+const WRITE_THEN_DONE = [
+  { toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello world' } }], usage: { input: 900, output: 60 } },
+  { text: 'Wrote hello.txt.', usage: { input: 1000, output: 10, cached: 800 } },
+];
+
+let browser: Browser | undefined;
+let server: ModelServer | undefined;
+let cli: CliSandbox | undefined;
+beforeAll(async () => {
+  if (skip) return;
+  browser = await launchChromium();
+  server = await new ModelServer().start();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await cli?.cleanup();
+  cli = undefined;
+});
+
+/** A data home whose default model is the local scripted server, its key stored with `secrets set`. */
+async function homeWithModel(model: ModelServer): Promise<CliSandbox> {
+  const sandbox = new CliSandbox();
+  const models = {
+    providers: { local: { kind: 'openai-chat', baseUrl: model.url, apiKeySecret: 'local-key' } },
+    defaultModel: 'local:gpt-test',
+    prices: { 'gpt-test': { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.1 } },
+  };
+  writeFileSync(path.join(sandbox.home, 'config.json'), JSON.stringify({ models }));
+  const setting = sandbox.spawn(['secrets', 'set', 'local-key']);
+  setting.write(KEY);
+  setting.child.stdin?.end();
+  const set = await setting.finished(45_000);
+  expect(set.code, explain(set)).toBe(0);
+  return sandbox;
+}
+
+async function reviewFlow(locale: 'en' | 'zh-CN', text: { tasks: string; accept: string }): Promise<void> {
+  if (!browser || !server) throw new Error('not set up');
+  requireBuiltUi();
+  server.requests.length = 0;
+  cli = await homeWithModel(server);
+  const serve = await startServe(cli);
+  const { page, problems } = await openUi(browser, serve);
+  await page.waitForSelector('[data-testid="state-empty"]', WAIT);
+  await page.getByTestId('locale-switch').selectOption(locale);
+  await page.getByRole('link', { name: text.tasks, exact: true }).waitFor(WAIT);
+
+  // A goal with no checks: the planner proposes them and the task waits for the person's review.
+  server.script('chat', { toolCalls: [{ name: 'propose_checks', arguments: { checks: [PROPOSED] } }], usage: { input: 200, output: 30 } });
+  await page.click('a[href="#/new"]');
+  await page.getByTestId('mode-goal').check();
+  await page.getByTestId('goal').fill('Write hello world into hello.txt');
+  await page.getByTestId('create-task').click();
+  const review = page.getByTestId('review-checks');
+  await review.getByTestId('check-draft').waitFor(WAIT);
+  expect(await review.locator('[data-field="path"]').inputValue()).toBe('hello.txt');
+  expect(await review.locator('[data-field="text"]').inputValue()).toBe('hello world');
+  // The person renames the check before accepting it: the task runs against the edited version.
+  await review.getByTestId('check-draft').locator('input').first().fill('greeting, reviewed');
+  await shot(page, `${locale}-15-review-checks`);
+  expect(await review.getByTestId('accept-checks').textContent()).toBe(text.accept);
+
+  server.script('chat', ...WRITE_THEN_DONE);
+  await review.getByTestId('accept-checks').click();
+  await page.locator('[data-testid="task-detail"][data-task-state="succeeded"]').waitFor(WAIT);
+  expect(await page.getByTestId('checks').textContent()).toContain('✓ greeting, reviewed');
+  // The model-chosen step carries the tokens and cost of the call that chose it.
+  const write = page.locator('[data-testid="step-timeline"] tr[data-tool="fs.write"]');
+  expect(Number(await write.locator('td').nth(6).textContent())).toBeGreaterThan(0);
+  expect(await write.locator('td').nth(7).textContent()).toMatch(/^\$0\.\d+$/);
+  await shot(page, `${locale}-16-goal-succeeded`);
+
+  const client = await serve.connect();
+  try {
+    const [task] = (await client.call('tasks.list', {})).tasks;
+    const done = await waitForTaskState(client, task!.id, ['succeeded']);
+    expect(done.plan).toMatchObject({ kind: 'goal', acceptance: [{ ...PROPOSED, name: 'greeting, reviewed' }] });
+  } finally {
+    await client.close();
+  }
+  // The key went to the model server only, never to the page.
+  expect(await page.content()).not.toContain(KEY);
+  expect(problems).toEqual([]);
+  await page.context().close();
+}
+
+describe.skipIf(skip)(`goal tasks: proposed checks reviewed in the web UI${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  it('proposal → edit → accept → the task succeeds on the reviewed checks (English)', async () => {
+    await reviewFlow('en', { tasks: 'Tasks', accept: 'Accept checks and continue' });
+  });
+
+  it('the same review in 简体中文', async () => {
+    await reviewFlow('zh-CN', { tasks: '任务', accept: '接受检查并继续' });
+  });
+});

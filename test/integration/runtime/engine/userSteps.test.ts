@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Step } from '../../../../electron/contract/index.js';
+import { systemClock } from '../../../../electron/runtime/clock.js';
+import { recordUserStep, USER_STEP_INDEX_BASE } from '../../../../electron/runtime/engine/userSteps.js';
+import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+
+let h: TestRuntime;
+afterEach(async () => h?.cleanup());
+
+const TWO_WRITES = `
+name: two-writes
+steps:
+  - { id: a, tool: fs.write, args: { path: a.txt, content: "A" } }
+  - { id: b, tool: fs.write, args: { path: b.txt, content: "B" } }
+acceptance:
+  - { type: file_contains, path: b.txt, text: B }
+`;
+
+describe('steps a person performed (takeover)', () => {
+  it('are finished rows past the plan, traced as the user’s, and a playbook still runs every step of its own', async () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, TWO_WRITES);
+    const events: Step[] = [];
+    h.rt.bus.on({ events: ['task.step'] }, (f) => events.push(f.data as Step));
+    const deps = { store: h.rt.store, trace: h.rt.trace, redactor: h.rt.redactor, clock: systemClock, emit: h.rt.bus.emit.bind(h.rt.bus) };
+
+    const ok = recordUserStep(deps, task.id, {
+      tool: 'gui.user_action',
+      args: { action: 'key', keys: ['enter'] },
+      output: { action: 'key', settled: true },
+      startedAt: Date.now(),
+    });
+    const bad = recordUserStep(deps, task.id, {
+      tool: 'gui.user_action',
+      args: { action: 'move', x: 1, y: 1 },
+      error: 'gone',
+      startedAt: Date.now(),
+    });
+    expect([ok.index, ok.status, bad.index, bad.status, bad.error]).toEqual([
+      USER_STEP_INDEX_BASE,
+      'completed',
+      USER_STEP_INDEX_BASE + 1,
+      'failed',
+      'gone',
+    ]);
+    expect(events.map((s) => s.id)).toEqual([ok.id, bad.id]);
+
+    const done = await h.rt.engine.run(task.id);
+    expect(done.state, done.stateReason).toBe('succeeded');
+    expect(h.rt.engine.steps(task.id).map((s) => [s.index, s.tool, s.status])).toEqual([
+      [0, 'fs.write', 'completed'],
+      [1, 'fs.write', 'completed'],
+      [USER_STEP_INDEX_BASE, 'gui.user_action', 'completed'],
+      [USER_STEP_INDEX_BASE + 1, 'gui.user_action', 'failed'],
+    ]);
+    const byUser = h.rt.trace.page(task.id, 0, 100).events.filter((e) => e.data.actor === 'user');
+    expect(byUser.map((e) => [e.type, e.stepId])).toEqual([
+      ['step.completed', ok.id],
+      ['step.failed', bad.id],
+    ]);
+  });
+
+  it('a registered secret never reaches the row or the trace', () => {
+    h = openTestRuntime();
+    const task = createPlaybookTask(h.rt, TWO_WRITES);
+    h.rt.redactor.add('typed_by_user', 'correct horse battery');
+    const deps = { store: h.rt.store, trace: h.rt.trace, redactor: h.rt.redactor, clock: systemClock, emit: h.rt.bus.emit.bind(h.rt.bus) };
+    recordUserStep(deps, task.id, {
+      tool: 'gui.user_action',
+      args: { action: 'type', text: 'correct horse battery' },
+      output: { note: 'typed correct horse battery' },
+      startedAt: Date.now(),
+    });
+    const stored = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 100)]);
+    expect(stored).not.toContain('correct horse');
+    expect(stored).toContain('[REDACTED:typed_by_user]');
+  });
+});

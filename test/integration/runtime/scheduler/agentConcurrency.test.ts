@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Task } from '../../../../electron/contract/index.js';
+import { agentsFor } from '../../../../electron/runtime/agents/index.js';
+import { schedulerFor } from '../../../../electron/runtime/scheduler/index.js';
+import { TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.js';
+import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import { testTool } from '../../../support/testTools.js';
+
+let h: TestRuntime;
+afterEach(async () => {
+  holds.releaseAll();
+  await schedulerFor(h.rt).stop();
+  await h.cleanup();
+});
+
+/** Calls that wait until the test lets one go. */
+class Holds {
+  private waiting: (() => void)[] = [];
+  private open = false;
+  wait(): Promise<unknown> {
+    if (this.open) return Promise.resolve({ ok: true });
+    return new Promise((resolve) => this.waiting.push(() => resolve({ ok: true })));
+  }
+  get count(): number {
+    return this.waiting.length;
+  }
+  releaseOne(): void {
+    this.waiting.shift()?.();
+  }
+  releaseAll(): void {
+    this.open = true;
+    for (const release of this.waiting.splice(0)) release();
+  }
+}
+let holds = new Holds();
+
+const HELD = `
+name: held
+steps:
+  - { id: hold, tool: test.hold, args: {} }
+`;
+
+const ACTIVE: readonly Task['state'][] = ['planning', 'running', 'retrying'];
+const until = async (ok: () => boolean) => {
+  while (!ok()) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('per-agent concurrency in the background queue', () => {
+  it('never runs more than maxConcurrent of one agent, while other work fills the global slots', async () => {
+    holds = new Holds();
+    const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
+    h = openTestRuntime({ tools: [hold] });
+    const { rt } = h;
+    agentsFor(rt).create({ name: 'slow', maxConcurrent: 2 });
+    const scheduler = schedulerFor(rt, { concurrency: 4 });
+    const queueRepo = new TaskQueueRepo(rt.store.db);
+
+    const create = (agent?: string) =>
+      rt.engine.create({
+        title: agent ?? 'free',
+        plan: { kind: 'playbook', source: HELD, baseDir: h.home },
+        inputs: {},
+        ...(agent && { agent }),
+      });
+    const slow = Array.from({ length: 6 }, () => create('slow'));
+    const free = Array.from({ length: 4 }, () => create());
+    // The agent comes from the task itself; enqueueing names none.
+    for (const task of [...slow, ...free]) scheduler.queue.add(task.id);
+
+    // At every task transition: how many tasks of the agent, and in all, are running.
+    const peaks = { slowTasks: 0, slowEntries: 0, all: 0 };
+    const stop = rt.bus.on({ events: ['task.updated'] }, () => {
+      const tasks = rt.store.tasks.list({ limit: 100 }).filter((t) => ACTIVE.includes(t.state));
+      peaks.slowTasks = Math.max(peaks.slowTasks, tasks.filter((t) => t.agent === 'slow').length);
+      peaks.slowEntries = Math.max(peaks.slowEntries, queueRepo.runningByAgent().get('slow') ?? 0);
+      peaks.all = Math.max(peaks.all, tasks.length);
+    });
+
+    scheduler.queue.start();
+    // Full at once: two of the agent (its limit) and two others; let them go one by one.
+    await until(() => holds.count === 4);
+    const heldAgents = rt.store.tasks
+      .list({ limit: 100 })
+      .filter((t) => t.state === 'running')
+      .map((t) => t.agent ?? 'none');
+    expect(heldAgents.sort()).toEqual(['none', 'none', 'slow', 'slow']);
+    while (queueRepo.counts().done < slow.length + free.length) {
+      await until(() => holds.count > 0 || queueRepo.counts().done === slow.length + free.length);
+      holds.releaseOne();
+    }
+    stop();
+
+    expect(peaks).toEqual({ slowTasks: 2, slowEntries: 2, all: 4 });
+    expect([...slow, ...free].map((t) => rt.engine.get(t.id).state)).toEqual(Array(10).fill('succeeded'));
+  });
+});
