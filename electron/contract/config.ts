@@ -35,6 +35,11 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ poolSize: 0, egressAllow: [], liveFps: 5 }),
+    /** The host browser tier: a persistent profile folder (relative to the data folder) shared by tasks; absent = a fresh context per task. */
+    browser: z
+      .object({ profileDir: z.string().min(1).max(4096).optional() })
+      .strict()
+      .default({}),
     /** `FULL` also survives power loss, at some cost per step. */
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
     /** Model providers (keys by secret name), the default model and the price table. */

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentDeskError } from '../runtime/errors.js';
 import { writeFileAtomicSync } from '../runtime/secrets/atomicFile.js';
-import type { SecretStore } from '../runtime/secrets/secretStore.js';
+import { MapSecretStore } from '../runtime/secrets/mapSecretStore.js';
 
 /** The slice of Electron's `safeStorage` the store uses (OS keychain / DPAPI / libsecret). */
 export interface SafeStorageLike {
@@ -38,47 +38,32 @@ export function safeStorageUsable(storage: SafeStorageLike, platform: NodeJS.Pla
  * kept in one 0600 file under the data home and written atomically. Values are decrypted only
  * in `get`, for the provider client or tool that needs them.
  */
-export class SafeStorageSecretStore implements SecretStore {
+export class SafeStorageSecretStore extends MapSecretStore {
   private readonly file: string;
 
   constructor(
     private readonly home: string,
     private readonly storage: SafeStorageLike,
   ) {
+    super();
     this.file = path.join(home, SAFE_SECRETS_FILE);
   }
 
-  set(name: string, value: string): void {
+  protected override seal(value: string): string {
     if (!this.storage.isEncryptionAvailable())
       throw new AgentDeskError('unavailable', 'OS secret storage is not available: the key was not stored');
-    const all = this.readAll();
-    all[name] = this.storage.encryptString(value).toString('base64');
-    this.writeAll(all);
+    return this.storage.encryptString(value).toString('base64');
   }
 
-  get(name: string): string | undefined {
-    const all = this.readAll();
-    if (!Object.hasOwn(all, name)) return undefined;
+  protected override open(name: string, stored: string): string {
     try {
-      return this.storage.decryptString(Buffer.from(all[name] ?? '', 'base64'));
+      return this.storage.decryptString(Buffer.from(stored, 'base64'));
     } catch (error) {
       throw new AgentDeskError('internal', `secret ${name} cannot be decrypted by this user's OS storage: ${(error as Error).message}`);
     }
   }
 
-  list(): string[] {
-    return Object.keys(this.readAll()).sort();
-  }
-
-  delete(name: string): boolean {
-    const all = this.readAll();
-    if (!Object.hasOwn(all, name)) return false;
-    delete all[name];
-    this.writeAll(all);
-    return true;
-  }
-
-  private readAll(): Record<string, string> {
+  protected load(): Record<string, string> {
     if (!existsSync(this.file)) return {};
     try {
       const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as SafeFile;
@@ -89,7 +74,7 @@ export class SafeStorageSecretStore implements SecretStore {
     }
   }
 
-  private writeAll(secrets: Record<string, string>): void {
+  protected save(secrets: Record<string, string>): void {
     mkdirSync(this.home, { recursive: true });
     const file: SafeFile = { version: 1, secrets };
     writeFileAtomicSync(this.file, Buffer.from(JSON.stringify(file, null, 2)), { mode: 0o600 });

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killProcessesOfHome, ProcessPool, type ChildHandle, type Finished } from './processes.js';
@@ -80,3 +80,23 @@ export class CliSandbox {
 /** Explains a CLI result in a failed assertion. */
 export const explain = (result: Finished): string =>
   `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+
+/**
+ * Makes a local OpenAI-compatible server (e.g. the scripted ModelServer) the CLI home's default
+ * model, its API key stored as a user does: typed into `secrets set`. Returns what that printed,
+ * for checks that the key never shows.
+ */
+export async function useLocalModel(cli: CliSandbox, baseUrl: string, key: string): Promise<Finished> {
+  const models = {
+    providers: { local: { kind: 'openai-chat', baseUrl, apiKeySecret: 'local-key' } },
+    defaultModel: 'local:gpt-test',
+    prices: { 'gpt-test': { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.1 } },
+  };
+  writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ models }));
+  const setting = cli.spawn(['secrets', 'set', 'local-key']);
+  setting.write(key);
+  setting.child.stdin?.end();
+  const set = await setting.finished(45_000);
+  if (set.code !== 0) throw new Error(`secrets set failed: ${explain(set)}`);
+  return set;
+}

@@ -44,3 +44,7 @@ export function testTool(spec: {
 /** Resolves when the signal aborts (a call that hangs until paused or cancelled). */
 export const untilAborted = (signal: AbortSignal): Promise<never> =>
   new Promise((_, reject) => signal.addEventListener('abort', () => reject(new ToolError('aborted')), { once: true }));
+
+/** A read-only tool whose every call hangs until its signal aborts (a timeout, pause or cancel). */
+export const hangingTool = (name: string): AnyTool =>
+  testTool({ name, risk: 'read', readOnly: true, idempotent: true, run: (_args, ctx) => untilAborted(ctx.signal) });

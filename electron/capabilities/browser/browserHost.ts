@@ -1,7 +1,7 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { compileHostPatterns, type HostPattern } from '../../runtime/policy/hostPattern.js';
 import { ToolError } from '../../runtime/tools/types.js';
-import { BrowserSession } from './browserSession.js';
+import { BrowserSession, CONTEXT_OPTIONS } from './browserSession.js';
 import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
 
 /** How the host browser backend is set up. */
@@ -11,6 +11,8 @@ export interface BrowserHostOptions {
   /** Chromium binary; default: discovered (AGENT_DESK_CHROMIUM, /usr/bin/chromium, Chrome channels). */
   executablePath?: string;
   headless?: boolean;
+  /** A persistent profile folder (config `browser.profileDir`): tasks share its cookies and storage. */
+  profileDir?: string;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface BrowserHostOptions {
  */
 export class BrowserHost {
   private browser: Promise<Browser> | undefined;
+  private profile: Promise<BrowserContext> | undefined;
   private readonly sessions = new Map<string, Promise<BrowserSession>>();
   /** Sessions that finished opening, for synchronous lookups while classifying calls. */
   private readonly opened = new Map<string, BrowserSession>();
@@ -42,9 +45,11 @@ export class BrowserHost {
   session(workspace: string): Promise<BrowserSession> {
     let session = this.sessions.get(workspace);
     if (!session) {
-      session = this.launch()
-        .then((browser) => BrowserSession.open(browser, workspace, this.allow))
-        .then((opened) => (this.opened.set(workspace, opened), opened));
+      const opening =
+        this.options.profileDir === undefined
+          ? this.launch().then((browser) => BrowserSession.open(browser, workspace, this.allow))
+          : this.launchProfile().then((context) => BrowserSession.openShared(context, workspace, this.allow));
+      session = opening.then((opened) => (this.opened.set(workspace, opened), opened));
       session.catch(() => this.sessions.delete(workspace));
       this.sessions.set(workspace, session);
     }
@@ -68,25 +73,47 @@ export class BrowserHost {
   async close(): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((w) => this.closeSession(w)));
     const browser = await this.browser?.catch(() => undefined);
-    this.browser = undefined;
+    const profile = await this.profile?.catch(() => undefined);
+    this.browser = this.profile = undefined;
     await browser?.close().catch(() => undefined);
+    await profile?.close().catch(() => undefined);
   }
 
   /** Launches Chromium once; a failed launch is retried on the next call. */
   launch(): Promise<Browser> {
-    this.browser ??= (async () => {
-      const executablePath = this.options.executablePath ?? findChromium();
-      try {
-        return await chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS] });
-      } catch (error) {
-        throw new ToolError(
-          `Chromium at ${executablePath} did not start: ${(error as Error).message.split('\n')[0]}`,
-          false,
-          'browser_launch',
-        );
-      }
-    })();
+    this.browser ??= this.started((executablePath) =>
+      chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS] }),
+    );
     this.browser.catch(() => (this.browser = undefined));
     return this.browser;
+  }
+
+  /** Launches Chromium on the configured profile folder once (one process per profile). */
+  private launchProfile(): Promise<BrowserContext> {
+    const profileDir = this.options.profileDir!;
+    this.profile ??= this.started((executablePath) =>
+      chromium.launchPersistentContext(profileDir, {
+        executablePath,
+        headless: this.options.headless ?? true,
+        args: [...CHROMIUM_FLAGS],
+        ...CONTEXT_OPTIONS,
+      }),
+    );
+    this.profile.catch(() => (this.profile = undefined));
+    return this.profile;
+  }
+
+  /** Runs a launch with the discovered Chromium; a failure becomes a tool error naming the binary. */
+  private async started<T>(launch: (executablePath: string) => Promise<T>): Promise<T> {
+    const executablePath = this.options.executablePath ?? findChromium();
+    try {
+      return await launch(executablePath);
+    } catch (error) {
+      throw new ToolError(
+        `Chromium at ${executablePath} did not start: ${(error as Error).message.split('\n')[0]}`,
+        false,
+        'browser_launch',
+      );
+    }
   }
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
@@ -16,10 +17,15 @@ export interface BrowserRuntimeParts {
 
 /**
  * The host browser backend wired for one runtime: `browser.*` tools (Chromium launches on first
- * use), a task's context closed when the task ends, the browser closed with the runtime.
+ * use), a task's context (or its page, with a configured profile) closed when the task ends,
+ * the browser closed with the runtime.
  */
-export function browserRuntimeParts(config: Config): BrowserRuntimeParts {
-  const host = new BrowserHost({ networkAllow: config.policy.networkAllow });
+export function browserRuntimeParts(config: Config, home: string): BrowserRuntimeParts {
+  const { profileDir } = config.browser;
+  const host = new BrowserHost({
+    networkAllow: config.policy.networkAllow,
+    ...(profileDir !== undefined && { profileDir: path.resolve(home, profileDir) }),
+  });
   return {
     host,
     tools: browserTools(host),

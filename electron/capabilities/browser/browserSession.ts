@@ -29,6 +29,9 @@ interface RiskyMark {
 
 const ACTION_TIMEOUT_MS = 15_000;
 
+/** Every task context: downloads caught (and confined), no service workers, one viewport. */
+export const CONTEXT_OPTIONS = { acceptDownloads: true, serviceWorkers: 'block', viewport: { width: 1280, height: 800 } } as const;
+
 /**
  * One task's browser: its own context (no cookies or storage shared with other tasks), one page,
  * an allowlist enforced on every request, downloads saved into the task workspace, and the
@@ -46,15 +49,33 @@ export class BrowserSession {
     readonly page: Page,
     readonly workspace: string,
     private readonly allow: readonly HostPattern[],
+    /** False for a page in a shared persistent profile: closing the task closes only its page. */
+    private readonly ownsContext: boolean,
   ) {}
 
   /** Opens an isolated context for a task workspace. */
   static async open(browser: Browser, workspace: string, allow: readonly HostPattern[]): Promise<BrowserSession> {
-    const context = await browser.newContext({ acceptDownloads: true, serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+    return BrowserSession.attach(await browser.newContext(CONTEXT_OPTIONS), workspace, allow, true);
+  }
+
+  /**
+   * Opens a task's page in the shared persistent context of a configured profile: cookies and
+   * storage persist across tasks (the point of a profile), requests are still screened per page.
+   */
+  static openShared(context: BrowserContext, workspace: string, allow: readonly HostPattern[]): Promise<BrowserSession> {
+    return BrowserSession.attach(context, workspace, allow, false);
+  }
+
+  private static async attach(context: BrowserContext, workspace: string, allow: readonly HostPattern[], ownsContext: boolean) {
     const page = await context.newPage();
     page.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    const session = new BrowserSession(context, page, workspace, allow);
-    await context.route('**/*', (route) => session.screen(route));
+    const session = new BrowserSession(context, page, workspace, allow, ownsContext);
+    if (ownsContext) await context.route('**/*', (route) => session.screen(route));
+    else {
+      await page.route('**/*', (route) => session.screen(route));
+      // A page it opened would escape page-level screening, so a shared profile gets no popups.
+      page.on('popup', (popup) => void popup.close().catch(() => undefined));
+    }
     page.on('download', (download) => void session.saveDownload(download));
     return session;
   }
@@ -144,9 +165,9 @@ export class BrowserSession {
     return hit && new ToolError(`navigation to ${hit.url} blocked: ${hit.reason}`, false, 'browser_blocked');
   }
 
-  /** Closes the context (cookies, storage and pages go with it). */
+  /** Closes the context (cookies, storage and pages go with it), or only the page in a shared profile. */
   async close(): Promise<void> {
-    await this.context.close().catch(() => undefined);
+    await (this.ownsContext ? this.context.close() : this.page.close()).catch(() => undefined);
   }
 
   private async screen(route: Route): Promise<void> {

@@ -47,7 +47,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
   const mcp = mcpRuntimeParts(home, version);
-  const browser = browserRuntimeParts(config);
+  const browser = browserRuntimeParts(config, home);
   const desktop = desktopRuntimeParts({
     home,
     poolSize: config.sandbox.poolSize,

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { writeFileAtomicSync } from '../../runtime/secrets/atomicFile.js';
-import type { SecretStore } from '../../runtime/secrets/secretStore.js';
+import { MapSecretStore } from '../../runtime/secrets/mapSecretStore.js';
 
 const KEY_FILE = 'secrets.key';
 const DATA_FILE = 'secrets.enc.json';
@@ -26,39 +26,17 @@ interface SealedFile {
  * rename), so a crash leaves the old or the new secrets, never a torn file. The Electron main
  * process uses OS storage instead.
  */
-export class FileSecretStore implements SecretStore {
+export class FileSecretStore extends MapSecretStore {
   private readonly keyFile: string;
   private readonly dataFile: string;
 
   constructor(private readonly home: string) {
+    super();
     this.keyFile = path.join(home, KEY_FILE);
     this.dataFile = path.join(home, DATA_FILE);
   }
 
-  set(name: string, value: string): void {
-    const all = this.readAll();
-    all[name] = value;
-    this.writeAll(all);
-  }
-
-  get(name: string): string | undefined {
-    const all = this.readAll();
-    return Object.hasOwn(all, name) ? all[name] : undefined;
-  }
-
-  list(): string[] {
-    return Object.keys(this.readAll()).sort();
-  }
-
-  delete(name: string): boolean {
-    const all = this.readAll();
-    if (!Object.hasOwn(all, name)) return false;
-    delete all[name];
-    this.writeAll(all);
-    return true;
-  }
-
-  private readAll(): Record<string, string> {
+  protected load(): Record<string, string> {
     if (!existsSync(this.dataFile)) return {};
     let sealed: SealedFile;
     try {
@@ -78,7 +56,7 @@ export class FileSecretStore implements SecretStore {
     }
   }
 
-  private writeAll(all: Record<string, string>): void {
+  protected save(all: Record<string, string>): void {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key(true), iv);
     cipher.setAAD(AAD);

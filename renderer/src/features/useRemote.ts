@@ -67,3 +67,17 @@ export function useAction(): {
   }, []);
   return { busy, error, run, clear: () => setError(undefined) };
 }
+
+/**
+ * `useAction` for calls through the runtime client: `withClient` runs the call as the action and
+ * resolves false, without running it, while there is no client yet.
+ */
+export function useClientAction(): ReturnType<typeof useAction> & {
+  withClient: (action: (client: RuntimeClient) => Promise<unknown>) => Promise<boolean>;
+} {
+  const client = useApp((s) => s.client);
+  const action = useAction();
+  const withClient = (call: (client: RuntimeClient) => Promise<unknown>) =>
+    client ? action.run(() => call(client)) : Promise.resolve(false);
+  return { ...action, withClient };
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CliSandbox, explain } from '../../support/cliSandbox.js';
+import { CliSandbox, explain, useLocalModel } from '../../support/cliSandbox.js';
 import { ModelServer } from '../../support/modelServer.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 
@@ -27,17 +27,7 @@ beforeEach(async () => {
   cli = new CliSandbox();
   server.requests.length = 0;
   printed.length = 0;
-  const models = {
-    providers: { local: { kind: 'openai-chat', baseUrl: server.url, apiKeySecret: 'local-key' } },
-    defaultModel: 'local:gpt-test',
-    prices: { 'gpt-test': { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.1 } },
-  };
-  writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ models }));
-  const setting = cli.spawn(['secrets', 'set', 'local-key']);
-  setting.write(KEY);
-  setting.child.stdin?.end();
-  const set = await setting.finished(45_000);
-  expect(set.code, explain(set)).toBe(0);
+  const set = await useLocalModel(cli, server.url, KEY);
   printed.push(set.stdout, set.stderr);
 });
 afterEach(async () => cli.cleanup());

@@ -1,14 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox, explain } from '../../support/cliSandbox.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useLocalModel } from '../../support/cliSandbox.js';
 import { ModelServer } from '../../support/modelServer.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
-import { launchChromium, openUi, requireBuiltUi, shot, WAIT } from './uiSession.js';
+import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
+const ui = useUiSession(skip);
 const KEY = 'sk-e2e-ui-4d2c9a7f1b3e5d6c';
 const PROPOSED = { type: 'file_contains' as const, name: 'greeting', path: 'hello.txt', text: 'hello world' };
 const WRITE_THEN_DONE = [
@@ -16,47 +14,23 @@ const WRITE_THEN_DONE = [
   { text: 'Wrote hello.txt.', usage: { input: 1000, output: 10, cached: 800 } },
 ];
 
-let browser: Browser | undefined;
 let server: ModelServer | undefined;
-let cli: CliSandbox | undefined;
 beforeAll(async () => {
   if (skip) return;
-  browser = await launchChromium();
   server = await new ModelServer().start();
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
-afterEach(async () => {
-  await cli?.cleanup();
-  cli = undefined;
-});
-
-/** A data home whose default model is the local scripted server, its key stored with `secrets set`. */
-async function homeWithModel(model: ModelServer): Promise<CliSandbox> {
-  const sandbox = new CliSandbox();
-  const models = {
-    providers: { local: { kind: 'openai-chat', baseUrl: model.url, apiKeySecret: 'local-key' } },
-    defaultModel: 'local:gpt-test',
-    prices: { 'gpt-test': { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.1 } },
-  };
-  writeFileSync(path.join(sandbox.home, 'config.json'), JSON.stringify({ models }));
-  const setting = sandbox.spawn(['secrets', 'set', 'local-key']);
-  setting.write(KEY);
-  setting.child.stdin?.end();
-  const set = await setting.finished(45_000);
-  expect(set.code, explain(set)).toBe(0);
-  return sandbox;
-}
 
 async function reviewFlow(locale: 'en' | 'zh-CN', text: { tasks: string; accept: string }): Promise<void> {
-  if (!browser || !server) throw new Error('not set up');
+  if (!server) throw new Error('not set up');
   requireBuiltUi();
   server.requests.length = 0;
-  cli = await homeWithModel(server);
+  const cli = ui.home();
+  await useLocalModel(cli, server.url, KEY);
   const serve = await startServe(cli);
-  const { page, problems } = await openUi(browser, serve);
+  const { page, problems } = await openUi(ui.browser, serve);
   await page.waitForSelector('[data-testid="state-empty"]', WAIT);
   await page.getByTestId('locale-switch').selectOption(locale);
   await page.getByRole('link', { name: text.tasks, exact: true }).waitFor(WAIT);

@@ -1,75 +1,33 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../../support/cliSandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../support/requirements.js';
-import { desktopImage } from '../../support/sandboxImage.js';
+import { configureDesktop, desktopImage, notePagePlaybook } from '../../support/sandboxImage.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
-import { launchChromium, openUi, requireBuiltUi, shot, WAIT } from './uiSession.js';
+import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium') ?? missing('docker');
+const ui = useUiSession(skip);
 /** A desktop container starts, a page opens in it, a click is gated: minutes on a loaded 2-CPU box. */
 const SLOW = { timeout: 180_000 };
 const TYPED = 'typed by a person';
 
 // The agent focuses the note field, then wants to click "Place order" (gated by an approval).
 // Meanwhile the person takes over in the page, types the note, and releases.
-const ORDER = `name: ui-takeover
-steps:
-  - tool: sandbox.write_file
-    args:
-      path: order.html
-      content: |
-        <!doctype html><meta charset="utf-8"><title>Order</title>
-        <style>
-          #note { position: fixed; left: 0; top: 0; width: 100vw; height: 45vh; font-size: 28px; box-sizing: border-box; }
-          #save { position: fixed; left: 0; top: 55vh; width: 100vw; height: 45vh; font-size: 40px; }
-        </style>
-        <textarea id="note"></textarea>
-        <button id="save" onclick="save()">Place order</button>
-        <script>
-          function save() {
-            const a = document.createElement('a');
-            a.href = URL.createObjectURL(new Blob([document.getElementById('note').value], { type: 'text/plain' }));
-            a.download = 'note.txt';
-            a.click();
-          }
-        </script>
-  - tool: sandbox.browser_open
-    args: { url: "file:///home/agent/order.html" }
-  - tool: computer
-    args: { action: click, x: 640, y: 150 }
-  - tool: computer
-    args: { action: click, x: 640, y: 650 }
-acceptance:
-  - { name: the person's note was saved, type: file_contains, path: Downloads/note.txt, text: "${TYPED}", sandbox: true }
-`;
+const ORDER = notePagePlaybook({ name: 'ui-takeover', check: "the person's note was saved", saved: TYPED });
 
-let browser: Browser | undefined;
-let cli: CliSandbox | undefined;
 let image: string | undefined;
 beforeAll(async () => {
   if (skip) return;
   image = await desktopImage();
-  browser = await launchChromium();
 }, 600_000);
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await cli?.cleanup();
-  cli = undefined;
-});
 
 describe.skipIf(skip)(`live screen and takeover in the web UI${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('shows the marked click target, streams the desktop, and a person takes over, types and releases', async () => {
-    if (!browser || !image) throw new Error('not set up');
+    if (!image) throw new Error('not set up');
     requireBuiltUi();
-    cli = new CliSandbox();
-    writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ sandbox: { image, liveFps: 2 } }));
+    const cli = ui.home();
+    await configureDesktop(cli, { liveFps: 2 });
     const serve = await startServe(cli);
-    const { page, problems } = await openUi(browser, serve);
+    const { page, problems } = await openUi(ui.browser, serve);
     await page.waitForSelector('[data-testid="state-empty"]', WAIT);
 
     await page.click('a[href="#/new"]');

@@ -1,35 +1,20 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../../support/cliSandbox.js';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 import { referenceServer } from '../../integration/capabilities/mcp/referenceServers.js';
-import { launchChromium, openUi, requireBuiltUi, shot, WAIT } from './uiSession.js';
+import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
+const ui = useUiSession(skip);
 const TOOL = 'mcp__everything__trigger-elicitation-request';
 const ELICIT = `name: ask\nsteps:\n  - tool: ${TOOL}\n    args: {}\n`;
 
-let browser: Browser | undefined;
-let cli: CliSandbox | undefined;
-beforeAll(async () => {
-  if (!skip) browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await cli?.cleanup();
-  cli = undefined;
-});
-
 async function answerFlow(locale: 'en' | 'zh-CN', text: { tasks: string; send: string }): Promise<void> {
-  if (!browser) throw new Error('no browser');
   requireBuiltUi();
-  cli = new CliSandbox();
+  const cli = ui.home();
   // The real reference server, which asks its question through MCP elicitation.
   const server = { transport: 'stdio', command: process.execPath, args: [referenceServer('everything')], timeoutMs: 120_000 };
   writeFileSync(path.join(cli.home, 'mcp.json'), JSON.stringify({ servers: { everything: server } }));
@@ -40,7 +25,7 @@ async function answerFlow(locale: 'en' | 'zh-CN', text: { tasks: string; send: s
       'the elicitation tool to be registered',
       async () => (await client.call('tools.catalog', {})).tools.some((t) => t.name === TOOL) || undefined,
     );
-    const { page, problems } = await openUi(browser, serve);
+    const { page, problems } = await openUi(ui.browser, serve);
     await page.waitForSelector('[data-testid="state-empty"]', WAIT);
     await page.getByTestId('locale-switch').selectOption(locale);
     await page.getByRole('link', { name: text.tasks, exact: true }).waitFor(WAIT);

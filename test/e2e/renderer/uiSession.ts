@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../../electron/capabilities/browser/chromium.js';
-import { REPO_ROOT } from '../../support/cliSandbox.js';
+import { CliSandbox, REPO_ROOT } from '../../support/cliSandbox.js';
 import type { ServeProcess } from '../../support/serveProcess.js';
 
 /** Where every renderer e2e saves its screenshots, one per view. */
@@ -37,3 +38,33 @@ export async function openUi(browser: Browser, serve: ServeProcess): Promise<{ p
 
 /** Saves a full-page screenshot of the current view. */
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * One Chromium per test file (unless `skip` says why not) and a CLI home per test, removed after it.
+ * Call once at the top of a file; `browser` throws when read with no browser launched.
+ */
+export function useUiSession(skip: string | undefined): { readonly browser: Browser; home(cli?: CliSandbox): CliSandbox } {
+  let browser: Browser | undefined;
+  let cli: CliSandbox | undefined;
+  beforeAll(async () => {
+    if (!skip) browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await cli?.cleanup();
+    cli = undefined;
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('no browser');
+      return browser;
+    },
+    /** This test's CLI home: a fresh one, or the one given. */
+    home(made = new CliSandbox()) {
+      cli = made;
+      return made;
+    },
+  };
+}

@@ -1,27 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../../support/cliSandbox.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
 import { referenceServer } from '../../integration/capabilities/mcp/referenceServers.js';
-import { launchChromium, openUi, requireBuiltUi, shot, WAIT } from './uiSession.js';
+import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
-
-let browser: Browser | undefined;
-let cli: CliSandbox | undefined;
-beforeAll(async () => {
-  if (skip) return;
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await cli?.cleanup();
-  cli = undefined;
-});
+const ui = useUiSession(skip);
 
 /** A playbook with no gated step, so a schedule's run never pops an approval over the page. */
 const KEY = 'sk-ui-settings-7c1e9a3b5d';
@@ -46,11 +32,10 @@ async function startUi(
   theme: 'light' | 'dark',
   text: Texts,
 ): Promise<{ page: Page; problems: string[]; serve: ServeProcess }> {
-  if (!browser) throw new Error('no browser');
   requireBuiltUi();
-  cli = new CliSandbox();
+  const cli = ui.home();
   const serve = await startServe(cli);
-  const { page, problems } = await openUi(browser, serve);
+  const { page, problems } = await openUi(ui.browser, serve);
   await page.waitForSelector('[data-testid="state-empty"]', WAIT);
   await page.getByTestId('locale-switch').selectOption(locale);
   await page.getByRole('link', { name: text.tasks, exact: true }).waitFor(WAIT);

@@ -1,36 +1,20 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../../support/cliSandbox.js';
+import { describe, expect, it } from 'vitest';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
-import { launchChromium, openUi as openUiIn, requireBuiltUi, shot, WAIT } from './uiSession.js';
+import { openUi as openUiIn, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
-
-let browser: Browser | undefined;
-let cli: CliSandbox | undefined;
-beforeAll(async () => {
-  if (skip) return;
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await cli?.cleanup();
-  cli = undefined;
-});
+const ui = useUiSession(skip);
 
 function openUi(serve: ServeProcess) {
-  if (!browser) throw new Error('no browser');
-  return openUiIn(browser, serve);
+  return openUiIn(ui.browser, serve);
 }
 
 /** The whole approval flow in one locale, with a screenshot of each view. */
 async function approvalFlow(locale: 'en' | 'zh-CN', theme: 'light' | 'dark', text: { tasks: string; approve: string; succeeded: string }) {
   requireBuiltUi();
-  cli = new CliSandbox();
+  const cli = ui.home();
   const serve = await startServe(cli);
   const { page, problems } = await openUi(serve);
 
@@ -103,7 +87,7 @@ describe.skipIf(skip)(`web UI against agent-desk serve${skip ? ` (skipped: ${ski
   });
 
   it('D asks for a reason and Enter denies with it', async () => {
-    cli = new CliSandbox();
+    const cli = ui.home();
     const serve = await startServe(cli);
     const { page, problems } = await openUi(serve);
     await page.waitForSelector('[data-testid="state-empty"]', WAIT);
@@ -130,7 +114,7 @@ describe.skipIf(skip)(`web UI against agent-desk serve${skip ? ` (skipped: ${ski
   });
 
   it('serves the page with a strict CSP, keeps /healthz, and refuses paths outside the build', async () => {
-    cli = new CliSandbox();
+    const cli = ui.home();
     const serve = await startServe(cli);
     const page = await fetch(`${serve.info.httpUrl}/`);
     expect(page.status).toBe(200);
@@ -143,10 +127,9 @@ describe.skipIf(skip)(`web UI against agent-desk serve${skip ? ` (skipped: ${ski
   });
 
   it('without a token the page asks for one, and a wrong token is refused', async () => {
-    cli = new CliSandbox();
+    const cli = ui.home();
     const serve = await startServe(cli);
-    if (!browser) throw new Error('no browser');
-    const context = await browser.newContext();
+    const context = await ui.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${serve.info.httpUrl}/`);
     await page.locator('input[type="password"]').fill('not-the-token');

@@ -1,54 +1,24 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxOwnerOf } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
-import { SandboxDriver } from '../../../electron/capabilities/sandbox/sandboxDriver.js';
 import type { SandboxInfo } from '../../../electron/contract/index.js';
 import { CliSandbox, explain } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
-import { desktopImage } from '../../support/sandboxImage.js';
+import { configureDesktop, desktopContainers, desktopImage, notePagePlaybook } from '../../support/sandboxImage.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 
 const skip = missing('docker');
 
 // Types into a page, then waits for approval of "Place order", which saves what was typed:
 // only the same desktop (page state included) can pass the check after a restart.
-const ORDER = `name: adopt
-steps:
-  - tool: sandbox.write_file
-    args:
-      path: order.html
-      content: |
-        <!doctype html><meta charset="utf-8"><title>Order</title>
-        <style>
-          #note { position: fixed; left: 0; top: 0; width: 100vw; height: 45vh; font-size: 28px; box-sizing: border-box; }
-          #save { position: fixed; left: 0; top: 55vh; width: 100vw; height: 45vh; font-size: 40px; }
-        </style>
-        <textarea id="note"></textarea>
-        <button id="save" onclick="save()">Place order</button>
-        <script>
-          function save() {
-            const a = document.createElement('a');
-            a.href = URL.createObjectURL(new Blob([document.getElementById('note').value], { type: 'text/plain' }));
-            a.download = 'note.txt';
-            a.click();
-          }
-        </script>
-  - tool: sandbox.browser_open
-    args: { url: "file:///home/agent/order.html" }
-  - tool: computer
-    args: { action: click, x: 640, y: 150 }
-  - tool: computer
-    args: { action: type, text: "typed before the crash" }
-  - tool: computer
-    args: { action: click, x: 640, y: 650 }
-acceptance:
-  - { name: typed text saved, type: file_contains, path: Downloads/note.txt, text: "typed before the crash", sandbox: true }
-`;
+const ORDER = notePagePlaybook({
+  name: 'adopt',
+  typed: 'typed before the crash',
+  check: 'typed text saved',
+  saved: 'typed before the crash',
+});
 
 describe.skipIf(skip)('a desktop survives a runtime restart (real container)', () => {
   let cli: CliSandbox;
-  const containers = () => new SandboxDriver({ image: '', owner: sandboxOwnerOf(cli.home) }).list();
+  const containers = () => desktopContainers(cli.home);
 
   beforeAll(async () => {
     await desktopImage();
@@ -59,7 +29,7 @@ describe.skipIf(skip)('a desktop survives a runtime restart (real container)', (
 
   it('serve killed while a GUI task waits for approval: the next serve resumes it on the same desktop', async () => {
     cli = new CliSandbox();
-    writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ sandbox: { image: await desktopImage() } }));
+    await configureDesktop(cli);
     const first = await startServe(cli, 60_000);
     const client = await first.connect();
     const task = await client.call('tasks.create', { playbook: { source: ORDER, baseDir: cli.home }, inputs: {}, start: true });

@@ -2,13 +2,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxOwnerOf } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
-import { SandboxDriver } from '../../../electron/capabilities/sandbox/sandboxDriver.js';
 import type { SandboxInfo } from '../../../electron/contract/index.js';
 import { CliSandbox, examplePlaybook, explain } from '../../support/cliSandbox.js';
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe } from '../../support/serveProcess.js';
-import { desktopImage } from '../../support/sandboxImage.js';
+import { configureDesktop, desktopContainers, desktopImage } from '../../support/sandboxImage.js';
 
 const skip = missing('docker');
 
@@ -29,7 +28,7 @@ steps:
 
 describe.skipIf(skip)('agent-desk run with a desktop sandbox', () => {
   let cli: CliSandbox;
-  const containers = () => new SandboxDriver({ image: '', owner: sandboxOwnerOf(cli.home) }).list();
+  const containers = () => desktopContainers(cli.home);
 
   beforeAll(async () => {
     await desktopImage(); // build-or-reuse once, through the same path as `agent-desk sandbox build`
@@ -83,7 +82,7 @@ describe.skipIf(skip)('agent-desk run with a desktop sandbox', () => {
 
   it('serve fills the warm pool at start; sandbox list shows the container and sandbox destroy removes it', async () => {
     cli = new CliSandbox();
-    writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ sandbox: { poolSize: 1, image: await desktopImage() } }));
+    await configureDesktop(cli, { poolSize: 1 });
     const serve = await startServe(cli, 60_000);
     const listed = await pollUntil(
       'the warm sandbox in `sandbox list`',

@@ -1,10 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { desktopRuntimeParts, sandboxOwnerOf, type DesktopRuntimeParts } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
-import { SandboxDriver } from '../../../electron/capabilities/sandbox/sandboxDriver.js';
 import type { EventFrame } from '../../../electron/contract/index.js';
 import { missing } from '../../support/requirements.js';
-import { createPlaybookTask, openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../support/runtime.js';
-import { desktopImage } from '../../support/sandboxImage.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../support/runtime.js';
+import { desktopContainers, desktopImage, openDesktopRuntime } from '../../support/sandboxImage.js';
 
 const skip = missing('docker');
 
@@ -44,7 +42,6 @@ steps:
 
 describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
   let h: TestRuntime;
-  let parts: DesktopRuntimeParts;
   let image: string;
 
   beforeAll(async () => {
@@ -52,13 +49,10 @@ describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
   }, 600_000);
 
   function open(): TestRuntime {
-    const home = tempDir();
-    parts = desktopRuntimeParts({ home, image });
-    h = openTestRuntime({ home, tools: parts.tools, handlers: [parts.handlers], runChecks: parts.runChecks, onClose: parts.onClose });
-    parts.attach(h.rt);
+    h = openDesktopRuntime(image).h;
     return h;
   }
-  const containers = () => new SandboxDriver({ image, owner: sandboxOwnerOf(h.home) }).list();
+  const containers = () => desktopContainers(h.home);
 
   afterEach(async () => {
     await h?.cleanup();

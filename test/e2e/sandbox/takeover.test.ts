@@ -1,45 +1,20 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { desktopRuntimeParts, sandboxOwnerOf, type DesktopRuntimeParts } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
-import { SandboxDriver } from '../../../electron/capabilities/sandbox/sandboxDriver.js';
+import type { DesktopRuntimeParts } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
 import type { MethodName, ScreenFrame, Step, TraceEvent } from '../../../electron/contract/index.js';
 import { missing } from '../../support/requirements.js';
-import { createPlaybookTask, openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../support/runtime.js';
-import { desktopImage } from '../../support/sandboxImage.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../support/runtime.js';
+import { desktopContainers, desktopImage, notePagePlaybook, openDesktopRuntime } from '../../support/sandboxImage.js';
 
 const skip = missing('docker');
 
 // The agent focuses the note field, then wants to click "Place order" (an approval). Meanwhile a
 // person takes over, types the note, and releases; the agent's click then saves what they typed.
-const ORDER = `name: takeover
-steps:
-  - tool: sandbox.write_file
-    args:
-      path: order.html
-      content: |
-        <!doctype html><meta charset="utf-8"><title>Order</title>
-        <style>
-          #note { position: fixed; left: 0; top: 0; width: 100vw; height: 45vh; font-size: 28px; box-sizing: border-box; }
-          #save { position: fixed; left: 0; top: 55vh; width: 100vw; height: 45vh; font-size: 40px; }
-        </style>
-        <textarea id="note"></textarea>
-        <button id="save" onclick="save()">Place order 提交订单</button>
-        <script>
-          function save() {
-            const a = document.createElement('a');
-            a.href = URL.createObjectURL(new Blob([document.getElementById('note').value], { type: 'text/plain' }));
-            a.download = 'note.txt';
-            a.click();
-          }
-        </script>
-  - tool: sandbox.browser_open
-    args: { url: "file:///home/agent/order.html" }
-  - tool: computer
-    args: { action: click, x: 640, y: 150 }
-  - tool: computer
-    args: { action: click, x: 640, y: 650 }
-acceptance:
-  - { name: the person's note was saved, type: file_contains, path: Downloads/note.txt, text: "typed by a person 你好", sandbox: true }
-`;
+const ORDER = notePagePlaybook({
+  name: 'takeover',
+  button: 'Place order 提交订单',
+  check: "the person's note was saved",
+  saved: 'typed by a person 你好',
+});
 
 const SECRET = 'pw-hunter2-secret';
 
@@ -60,13 +35,10 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
     const response = await h.rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ['operator.admin'], clientId: 'test' });
     return response as { result?: T; error?: { code: string; message: string } };
   }
-  const containers = () => new SandboxDriver({ image, owner: sandboxOwnerOf(h.home) }).list();
+  const containers = () => desktopContainers(h.home);
 
   it("records the person's actions as steps, streams frames throughout, and the agent continues from their screen", async () => {
-    const home = tempDir();
-    parts = desktopRuntimeParts({ home, image, liveFps: 5 });
-    h = openTestRuntime({ home, tools: parts.tools, handlers: [parts.handlers], runChecks: parts.runChecks, onClose: parts.onClose });
-    parts.attach(h.rt);
+    ({ h, parts } = openDesktopRuntime(image, { liveFps: 5 }));
     const frames: ScreenFrame[] = [];
     h.rt.bus.on({ events: ['screen.frame'] }, (f) => frames.push(f.data as ScreenFrame));
 

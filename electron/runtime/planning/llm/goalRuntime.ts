@@ -1,15 +1,11 @@
 import type { ModelsConfig, Task } from '../../../contract/index.js';
 import type { AgentRuntime } from '../../agentRuntime.js';
-import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import type { PlanFactory } from '../../engine/ports.js';
 import { AgentDeskError } from '../../errors.js';
-import { MeteredProvider } from '../../models/meteredProvider.js';
-import { resolveModelRef } from '../../models/modelRef.js';
-import { createProvider } from '../../models/providerFactory.js';
-import type { ModelProvider } from '../../models/types.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import { AgentRepo } from '../../store/agentRepo.js';
+import { taskModelProvider } from '../taskModelProvider.js';
 import { withLlmGoals } from './goalPlans.js';
 import { pendingProposal } from './intentReview.js';
 
@@ -23,7 +19,11 @@ export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretSto
   const models = () => loadConfig(runtime().options.home).models;
   return withLlmGoals({
     registry: () => runtime().registry,
-    provider: (task) => taskProvider(runtime(), task, models(), secrets),
+    provider: (task) => {
+      const rt = runtime();
+      const config = models();
+      return taskModelProvider(rt, task, modelRefFor(rt, task, config), config, secrets);
+    },
     acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
     prices: () => models().prices,
     intent: {
@@ -45,19 +45,4 @@ export function modelRefFor(rt: AgentRuntime, task: Task, models: ModelsConfig):
     );
   }
   return ref;
-}
-
-function taskProvider(rt: AgentRuntime, task: Task, models: ModelsConfig, secrets: SecretStore): ModelProvider {
-  const clock = rt.options.clock ?? systemClock;
-  const spec = resolveModelRef(modelRefFor(rt, task, models), models, (name) => {
-    const value = secrets.get(name);
-    // Another process may have stored it: make sure this one redacts it too.
-    if (value !== undefined && value.length >= 4) rt.redactor.add(name, value);
-    return value;
-  });
-  return new MeteredProvider(createProvider(spec, clock), {
-    clock,
-    prices: models.prices,
-    onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
-  });
 }

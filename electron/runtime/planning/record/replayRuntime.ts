@@ -1,13 +1,8 @@
-import type { Task } from '../../../contract/index.js';
 import type { AgentRuntime } from '../../agentRuntime.js';
-import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import type { PlanFactory } from '../../engine/ports.js';
-import { MeteredProvider } from '../../models/meteredProvider.js';
-import { resolveModelRef } from '../../models/modelRef.js';
-import { createProvider } from '../../models/providerFactory.js';
-import type { ModelProvider } from '../../models/types.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
+import { taskModelProvider } from '../taskModelProvider.js';
 import { withPlaybookHealing } from './replayPlans.js';
 
 /**
@@ -18,22 +13,7 @@ export function runtimeReplayPlans(runtime: () => AgentRuntime, secrets: SecretS
   const models = () => loadConfig(runtime().options.home).models;
   return withPlaybookHealing({
     registry: () => runtime().registry,
-    provider: (model, task) => healProvider(runtime(), task, model, secrets),
+    provider: (model, task) => taskModelProvider(runtime(), task, model, models(), secrets),
     prices: () => models().prices,
-  });
-}
-
-function healProvider(rt: AgentRuntime, task: Task, ref: string, secrets: SecretStore): ModelProvider {
-  const clock = rt.options.clock ?? systemClock;
-  const models = loadConfig(rt.options.home).models;
-  const spec = resolveModelRef(ref, models, (name) => {
-    const value = secrets.get(name);
-    if (value !== undefined && value.length >= 4) rt.redactor.add(name, value); // never traced in clear
-    return value;
-  });
-  return new MeteredProvider(createProvider(spec, clock), {
-    clock,
-    prices: models.prices,
-    onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
   });
 }

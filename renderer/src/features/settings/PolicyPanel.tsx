@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Config } from '../../../../electron/contract/index.js';
-import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { useT } from '../useApp.js';
 import { useAction } from '../useRemote.js';
 import { linesOf } from './lines.js';
@@ -54,7 +54,7 @@ export function PolicyPanel({ config, save }: { config: Config; save: (patch: Pa
       <p>
         {t('policy.profiles')}: {profiles.length === 0 ? t('policy.noProfiles') : profiles.map((p) => <code key={p}>{p} </code>)}
       </p>
-      {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+      <ActionError error={action.error} />
       <button type="button" disabled={action.busy} onClick={() => void submit()} data-testid="policy-save">
         {t('settings.save')}
       </button>

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { Config, ProviderKind } from '../../../../electron/contract/index.js';
+import { DataTable } from '../../components/DataTable.js';
 import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
-import { useApp, useT } from '../useApp.js';
-import { useAction, useRemote } from '../useRemote.js';
+import { useT } from '../useApp.js';
+import { useClientAction, useRemote } from '../useRemote.js';
 
 const KINDS: readonly ProviderKind[] = ['openai-responses', 'openai-chat', 'anthropic'];
 
@@ -13,19 +15,17 @@ const KINDS: readonly ProviderKind[] = ['openai-responses', 'openai-chat', 'anth
  */
 export function ProvidersPanel({ config, save }: { config: Config; save: (patch: Partial<Config>) => Promise<void> }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const secrets = useRemote((c) => c.call('secrets.list', {}));
-  const action = useAction();
+  const action = useClientAction();
   const [provider, setProvider] = useState({ name: '', kind: 'openai-responses' as ProviderKind, baseUrl: '', keyName: '', key: '' });
   const [defaultModel, setDefaultModel] = useState(config.models.defaultModel ?? '');
   const providers = Object.entries(config.models.providers);
 
   const addProvider = async (event: FormEvent) => {
     event.preventDefault();
-    if (!client) return;
     const name = provider.name.trim();
     const keyName = provider.keyName.trim() || `${name}-api-key`;
-    const ok = await action.run(async () => {
+    const ok = await action.withClient(async (client) => {
       // The key first: a provider that names a missing secret would fail its first task.
       if (provider.key) await client.call('secrets.set', { name: keyName, value: provider.key });
       const entry = {
@@ -47,44 +47,36 @@ export function ProvidersPanel({ config, save }: { config: Config; save: (patch:
     return action.run(() => save({ models: defaultModel.trim() ? { ...rest, defaultModel: defaultModel.trim() } : rest }));
   };
   const deleteSecret = async (name: string) => {
-    if (client && (await action.run(() => client.call('secrets.delete', { name })))) await secrets.reload();
+    if (await action.withClient((client) => client.call('secrets.delete', { name }))) await secrets.reload();
   };
 
   return (
     <section className="panel" data-testid="settings-providers">
       <h2>{t('providers.heading')}</h2>
-      {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+      <ActionError error={action.error} />
       {providers.length === 0 ? (
         <StateView kind="empty" message={t('providers.empty')} />
       ) : (
-        <table className="table" data-testid="providers">
-          <thead>
-            <tr>
-              <th>{t('providers.name')}</th>
-              <th>{t('providers.kind')}</th>
-              <th>{t('providers.baseUrl')}</th>
-              <th>{t('providers.keyName')}</th>
-              <th />
+        <DataTable
+          headings={[t('providers.name'), t('providers.kind'), t('providers.baseUrl'), t('providers.keyName'), '']}
+          testId="providers"
+        >
+          {providers.map(([name, p]) => (
+            <tr key={name} data-provider={name}>
+              <td>
+                <code>{name}</code>
+              </td>
+              <td>{p.kind}</td>
+              <td>{p.baseUrl ?? '—'}</td>
+              <td>{p.apiKeySecret ?? '—'}</td>
+              <td>
+                <button type="button" disabled={action.busy} onClick={() => void removeProvider(name)}>
+                  {t('mcp.remove')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {providers.map(([name, p]) => (
-              <tr key={name} data-provider={name}>
-                <td>
-                  <code>{name}</code>
-                </td>
-                <td>{p.kind}</td>
-                <td>{p.baseUrl ?? '—'}</td>
-                <td>{p.apiKeySecret ?? '—'}</td>
-                <td>
-                  <button type="button" disabled={action.busy} onClick={() => void removeProvider(name)}>
-                    {t('mcp.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <div className="row">
         <label>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Config } from '../../../../electron/contract/index.js';
-import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
 import { useApp, useT } from '../useApp.js';
 import { useAction, useRemote } from '../useRemote.js';
@@ -47,7 +47,7 @@ export function SandboxPanel({ config, save }: { config: Config; save: (patch: P
         </label>
       </div>
       <p className="hint">{t('settings.appliesAtRestart')}</p>
-      {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+      <ActionError error={action.error} />
       <button type="button" disabled={action.busy} onClick={() => void submit()} data-testid="sandbox-save">
         {t('settings.save')}
       </button>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { TaskState } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { ENDED_STATES } from '../../stores/contractValues.js';
 import { useAction } from '../useRemote.js';
 import { useApp, useT } from '../useApp.js';
@@ -76,7 +77,7 @@ export function LiveScreen({ taskId, taskState }: { taskId: string; taskState: T
           action={{ label: t('state.retry'), onClick: refresh }}
         />
       )}
-      {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+      <ActionError error={action.error} />
       {image && !ended && (
         <div className="row">
           {takenOver ? (

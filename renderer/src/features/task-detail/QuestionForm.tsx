@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Task, UserQuestion } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { useApp, useT } from '../useApp.js';
 import { useAction, useRemote } from '../useRemote.js';
 import { AnswerError, answerContent, answerFields, emptyValues, type FieldValue } from './answerFields.js';
@@ -99,7 +100,7 @@ function QuestionFields({ question }: { question: UserQuestion }) {
           )}
         </label>
       ))}
-      {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+      <ActionError error={action.error} />
       <div className="row">
         <button type="submit" disabled={action.busy} data-testid="answer-accept">
           {t('question.accept')}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { AcceptanceCheck, Task } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
+import { ActionError } from '../ActionError.js';
 import { ChecksEditor } from '../tasks/ChecksEditor.js';
 import { DraftError, fromCheck, toCheck, type CheckDraft } from '../tasks/checkDrafts.js';
 import { useApp, useT } from '../useApp.js';
@@ -64,7 +65,7 @@ export function ReviewChecks({ task }: { task: Task }) {
       ) : (
         <>
           <ChecksEditor drafts={drafts} onChange={setDrafts} />
-          {action.error && <StateView kind="error" message={t('state.error', { message: action.error })} />}
+          <ActionError error={action.error} />
           <button type="button" disabled={action.busy || drafts.length === 0} onClick={() => void accept()} data-testid="accept-checks">
             {t('review.accept')}
           </button>

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, REPO_ROOT, explain } from '../../../support/cliSandbox.js';
+import { CliSandbox, explain } from '../../../support/cliSandbox.js';
 import { tempDir } from '../../../support/runtime.js';
+import { referenceServer } from '../../../integration/capabilities/mcp/referenceServers.js';
 
 let cli: CliSandbox | undefined;
 afterEach(async () => {
@@ -9,7 +10,7 @@ afterEach(async () => {
   cli = undefined;
 });
 
-const filesystemServer = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+const filesystemServer = referenceServer('filesystem');
 
 describe('agent-desk mcp servers', () => {
   it('adds a stdio server, lists and tests it, runs a playbook naming its tool, and removes it', async () => {

@@ -1,8 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, REPO_ROOT } from '../../../support/cliSandbox.js';
+import { CliSandbox } from '../../../support/cliSandbox.js';
 import { startServe } from '../../../support/serveProcess.js';
+import { referenceServer } from '../../../integration/capabilities/mcp/referenceServers.js';
 
 let cli: CliSandbox | undefined;
 afterEach(async () => {
@@ -10,7 +11,7 @@ afterEach(async () => {
   cli = undefined;
 });
 
-const memoryServer = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+const memoryServer = referenceServer('memory');
 
 describe('agent-desk serve and configured MCP servers', () => {
   it('connects them at start, so the first tools.catalog lists their tools; a broken one is reported, not fatal', async () => {

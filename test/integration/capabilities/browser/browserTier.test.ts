@@ -1,30 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { pollUntil } from '../../../support/poll.js';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost } from '../../../../electron/capabilities/browser/browserHost.js';
+import { describe, expect, it } from 'vitest';
 import { missing } from '../../../support/requirements.js';
 import { waitForState, type TestRuntime } from '../../../support/runtime.js';
-import { fixtureTask, inlineTask, runtimeWithBrowser } from './browserHarness.js';
+import { fixtureTask, inlineTask, useBrowserRuntime } from './browserHarness.js';
 
 const skip = missing('chromium');
-let host: BrowserHost;
-let h: TestRuntime | undefined;
-
-beforeAll(() => {
-  host = new BrowserHost({ networkAllow: [] });
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-});
-afterAll(async () => {
-  await host.close();
-});
+const browser = useBrowserRuntime();
 
 describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a playbook fills a form, extracts the result as untrusted text, and an acceptance check verifies it', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = fixtureTask(h, 'browser-quote.yaml');
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -38,7 +25,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
   });
 
   it('a link to a host outside the allowlist is blocked by request interception, with the reason in the trace', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = fixtureTask(h, 'browser-blocked.yaml');
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
@@ -51,7 +38,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
 
   for (const button of ['Place order', '提交订单']) {
     it(`a "${button}" click waits for approval with the target marked, and happens only after approve`, async () => {
-      h = runtimeWithBrowser(host);
+      const h = browser.open();
       const task = fixtureTask(h, 'browser-order.yaml', { button });
       h.rt.engine.start(task.id);
       const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
@@ -74,7 +61,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
   }
 
   it('a denied order click never happens', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = fixtureTask(h, 'browser-order.yaml');
     h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
@@ -87,7 +74,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
   });
 
   it('a risky element reached by CSS selector is refused, since the gate could not classify it', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = inlineTask(
       h,
       `  - tool: browser.navigate
@@ -102,7 +89,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
   });
 
   it('a download is saved inside the task workspace', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = inlineTask(
       h,
       `  - tool: browser.navigate

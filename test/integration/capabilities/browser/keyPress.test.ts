@@ -1,23 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost } from '../../../../electron/capabilities/browser/browserHost.js';
+import { describe, expect, it } from 'vitest';
 import { missing } from '../../../support/requirements.js';
 import { waitForState, type TestRuntime } from '../../../support/runtime.js';
-import { inlineTask, runtimeWithBrowser } from './browserHarness.js';
+import { inlineTask, useBrowserRuntime } from './browserHarness.js';
 
 const skip = missing('chromium');
-let host: BrowserHost;
-let h: TestRuntime | undefined;
-
-beforeAll(() => {
-  host = new BrowserHost({ networkAllow: [] });
-});
-afterEach(async () => {
-  await h?.cleanup();
-  h = undefined;
-});
-afterAll(async () => {
-  await host.close();
-});
+const browser = useBrowserRuntime();
 
 /** Opens the order form (its submit button relabelled), types an address, then the given steps. */
 function orderFormTask(runtime: TestRuntime, label: string, then: string) {
@@ -40,7 +27,7 @@ async function orderCount(runtime: TestRuntime, taskId: string): Promise<number>
 describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
   for (const label of ['Place order', '提交订单']) {
     it(`Enter in a field of a "${label}" form waits for approval with the button marked, and submits only after approve`, async () => {
-      h = runtimeWithBrowser(host);
+      const h = browser.open();
       const task = orderFormTask(
         h,
         label,
@@ -71,7 +58,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
   }
 
   it('Space on the focused submit button counts as clicking it; denied, the order never happens', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = orderFormTask(
       h,
       'Place order',
@@ -92,7 +79,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
   });
 
   it('Enter in an ordinary search form needs no approval', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = orderFormTask(
       h,
       'Place order',
@@ -108,7 +95,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
   });
 
   it('Enter on a field named by CSS selector that would submit an order is refused, since the gate could not classify it', async () => {
-    h = runtimeWithBrowser(host);
+    const h = browser.open();
     const task = orderFormTask(
       h,
       'Place order',

@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
+import { describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Task, type UserQuestion } from '../../../../electron/contract/index.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
 import { pollUntil } from '../../../support/poll.js';
-import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
-import { runtimeWithMcp, stdioServer } from './referenceServers.js';
+import { createPlaybookTask, waitForState } from '../../../support/runtime.js';
+import { stdioServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-
-afterEach(async () => {
-  await manager?.close();
-  await harness?.cleanup();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 const owner: CallContext = { scopes: [...ALL_SCOPES], clientId: 'test' };
 
 async function call<T>(method: string, params: unknown): Promise<T> {
-  const response = (await harness!.rt.dispatcher.dispatch({ id: 1, method, params }, owner)) as {
+  const response = (await mcp.harness.rt.dispatcher.dispatch({ id: 1, method, params }, owner)) as {
     result?: T;
     error?: { code: string; message: string; details?: unknown };
   };
@@ -35,24 +26,24 @@ steps:
 
 /** server-everything (which registers its elicitation tool only for clients that advertise elicitation). */
 async function everythingAsking(timeoutMs = 60_000): Promise<Task> {
-  ({ harness, manager } = runtimeWithMcp());
+  const { harness, manager } = mcp.open();
   await manager.add('everything', stdioServer('everything', [], { timeoutMs }));
   await pollUntil('the elicitation tool to be registered', () =>
-    harness!.rt.registry.get('mcp__everything__trigger-elicitation-request') ? true : undefined,
+    mcp.harness.rt.registry.get('mcp__everything__trigger-elicitation-request') ? true : undefined,
   );
-  const task = createPlaybookTask(harness!.rt, ELICIT);
-  harness!.rt.engine.start(task.id);
+  const task = createPlaybookTask(mcp.harness.rt, ELICIT);
+  mcp.harness.rt.engine.start(task.id);
   // The tool is not read-only (a write by its annotations): it needs an approval first.
-  await waitForState(harness!.rt, task.id, ['waiting_approval']);
-  const [approval] = harness!.rt.approvals.list({ status: 'pending' });
-  harness!.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
-  return waitForState(harness!.rt, task.id, ['waiting_user', 'failed', 'succeeded']);
+  await waitForState(mcp.harness.rt, task.id, ['waiting_approval']);
+  const [approval] = mcp.harness.rt.approvals.list({ status: 'pending' });
+  mcp.harness.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+  return waitForState(mcp.harness.rt, task.id, ['waiting_user', 'failed', 'succeeded']);
 }
 
 describe('MCP elicitation becomes a waiting_user prompt (server-everything over stdio)', () => {
   it("the server's question waits for tasks.respond; bad content is refused; the accepted answer goes back and the task continues", async () => {
     const waiting = await everythingAsking();
-    const rt = harness!.rt;
+    const rt = mcp.harness.rt;
     expect(waiting.state, waiting.stateReason).toBe('waiting_user');
     expect(waiting.stateReason).toBe('MCP server "everything" asks: Please provide inputs for the following fields:');
 
@@ -99,30 +90,30 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
     const waiting = await everythingAsking();
     expect(waiting.state).toBe('waiting_user');
     await call('tasks.respond', { taskId: waiting.id, action: 'decline' });
-    const done = await waitForState(harness!.rt, waiting.id, ['succeeded', 'failed']);
+    const done = await waitForState(mcp.harness.rt, waiting.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect((harness!.rt.engine.steps(done.id)[0]!.output as { text: string }).text).toContain('declined');
+    expect((mcp.harness.rt.engine.steps(done.id)[0]!.output as { text: string }).text).toContain('declined');
   });
 
   it("time the user takes to answer does not count against the call's timeout", async () => {
     const waiting = await everythingAsking(500);
     expect(waiting.state).toBe('waiting_user');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // three call timeouts pass while the user thinks
-    expect(harness!.rt.engine.get(waiting.id).state).toBe('waiting_user');
+    expect(mcp.harness.rt.engine.get(waiting.id).state).toBe('waiting_user');
     await call('tasks.respond', { taskId: waiting.id, action: 'accept', content: { name: 'Grace' } });
-    const done = await waitForState(harness!.rt, waiting.id, ['succeeded', 'failed']);
+    const done = await waitForState(mcp.harness.rt, waiting.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(manager!.connection('everything')?.state).toBe('connected');
+    expect(mcp.manager.connection('everything')?.state).toBe('connected');
   });
 
   it('cancelling a task that waits on a question withdraws it and cancels the task cleanly', async () => {
     const waiting = await everythingAsking();
     expect(waiting.state).toBe('waiting_user');
-    harness!.rt.engine.cancel(waiting.id);
-    const done = await waitForState(harness!.rt, waiting.id, ['cancelled', 'failed', 'succeeded']);
+    mcp.harness.rt.engine.cancel(waiting.id);
+    const done = await waitForState(mcp.harness.rt, waiting.id, ['cancelled', 'failed', 'succeeded']);
     expect(done.state, done.stateReason).toBe('cancelled');
     expect((await call<{ question?: unknown }>('tasks.question', { taskId: waiting.id })).question).toBeUndefined();
     // The server is still usable afterwards.
-    expect(manager!.connection('everything')?.state).toBe('connected');
+    expect(mcp.manager.connection('everything')?.state).toBe('connected');
   });
 });

@@ -1,22 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
+import { describe, expect, it } from 'vitest';
 import type { EventFrame, Step } from '../../../../electron/contract/index.js';
 import { REPO_ROOT } from '../../../support/cliSandbox.js';
 import { pollUntil } from '../../../support/poll.js';
-import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
-import { referenceServer, runtimeWithMcp } from './referenceServers.js';
+import { createPlaybookTask, waitForState } from '../../../support/runtime.js';
+import { referenceServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-
-afterEach(async () => {
-  await manager?.close();
-  await harness?.cleanup();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 const longRun = (duration: number, steps: number) => `name: long
 steps:
@@ -26,7 +17,7 @@ steps:
 
 /** server-everything over stdio behind a tee that logs what the client sent it. */
 async function everythingWithLog(): Promise<string> {
-  ({ harness, manager } = runtimeWithMcp());
+  const { harness, manager } = mcp.open();
   const log = path.join(harness.home, 'client-to-server.jsonl');
   writeFileSync(log, '');
   const tee = path.join(REPO_ROOT, 'test', 'fixtures', 'mcp', 'teeStdio.mjs');
@@ -52,7 +43,7 @@ const sent = (log: string): { method?: string; id?: number; params?: Record<stri
 describe('MCP progress and cancellation', () => {
   it('progress notifications during a call become tool.progress trace events and live task.step progress', async () => {
     await everythingWithLog();
-    const rt = harness!.rt;
+    const rt = mcp.harness.rt;
     const live: Step[] = [];
     const off = rt.bus.on({ events: ['task.step'] }, (frame: EventFrame) => void live.push(frame.data as Step));
     const task = createPlaybookTask(rt, longRun(1, 4));
@@ -79,7 +70,7 @@ describe('MCP progress and cancellation', () => {
 
   it('cancelling the task mid-call forwards the cancellation to the server; the call is aborted and the task cancelled cleanly', async () => {
     const log = await everythingWithLog();
-    const rt = harness!.rt;
+    const rt = mcp.harness.rt;
     const task = createPlaybookTask(rt, longRun(60, 60));
     const run = rt.engine.run(task.id);
     await pollUntil('the first progress notification', () =>
@@ -98,7 +89,7 @@ describe('MCP progress and cancellation', () => {
       sent(log).find((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call?.id) ? true : undefined,
     );
     // The server stays usable: the connection was not torn down by the cancel.
-    expect(manager!.connection('everything')?.state).toBe('connected');
+    expect(mcp.manager.connection('everything')?.state).toBe('connected');
     const again = await rt.engine.run(createPlaybookTask(rt, longRun(0, 1)).id);
     expect(again.state, again.stateReason).toBe('succeeded');
   });

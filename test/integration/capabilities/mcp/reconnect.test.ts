@@ -1,36 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../../support/poll.js';
-import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
-import { startEverythingHttp } from './referenceServers.js';
+import { createPlaybookTask } from '../../../support/runtime.js';
+import { httpServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-const stops: (() => void)[] = [];
-
-afterEach(async () => {
-  for (const stop of stops.splice(0)) stop();
-  await manager?.close();
-  await harness?.cleanup();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 /** A runtime whose MCP manager reconnects quickly (the backoff doubles from 100 ms). */
 async function everythingOverHttp(): Promise<{ port: number; kill(): Promise<void> }> {
-  const server = await startEverythingHttp();
-  stops.push(server.stop);
-  harness = openTestRuntime();
-  manager = new McpManager({ home: harness.home, clientVersion: 'test', reconnectDelaysMs: [100, 200, 400, 800] });
-  manager.attach(harness.rt.registry);
-  const status = await manager.add('everything', {
-    transport: 'http',
-    url: server.url,
-    headers: {},
-    timeoutMs: 30_000,
-    capabilities: {},
-    enabled: true,
-  });
+  const server = await mcp.everythingHttp();
+  const { manager } = mcp.open({}, { reconnectDelaysMs: [100, 200, 400, 800] });
+  const status = await manager.add('everything', httpServer(server.url));
   expect(status.state, status.reason).toBe('connected');
   const kill = async () => {
     const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -45,7 +24,7 @@ const echo = `name: echo\nsteps:\n  - tool: mcp__everything__echo\n    args: { m
 describe('MCP reconnect with backoff (server-everything over Streamable HTTP)', () => {
   it('a dead server is reconnected with backoff: its tools are unavailable meanwhile and available again once it is back', async () => {
     const { port, kill } = await everythingOverHttp();
-    const rt = harness!.rt;
+    const rt = mcp.harness.rt;
     await kill();
 
     // The next call finds the server gone: it fails with the reason, and the tools go unavailable.
@@ -56,14 +35,18 @@ describe('MCP reconnect with backoff (server-everything over Streamable HTTP)', 
     expect(tool.availability()).toMatchObject({ available: false, reason: expect.stringContaining('MCP server "everything" is failed') });
     // Reconnect attempts keep failing while the server is down (the tools stay unavailable).
     await pollUntil('two reconnect attempts to fail', () =>
-      (manager!.connection('everything')?.reconnectAttempts ?? 0) >= 3 ? true : undefined,
+      (mcp.manager.connection('everything')?.reconnectAttempts ?? 0) >= 3 ? true : undefined,
     );
     expect(tool.availability().available).toBe(false);
 
-    stops.push((await startEverythingHttp(port)).stop);
-    await pollUntil('the server to be reconnected', () => (manager!.connection('everything')?.state === 'connected' ? true : undefined), {
-      timeoutMs: 20_000,
-    });
+    await mcp.everythingHttp(port);
+    await pollUntil(
+      'the server to be reconnected',
+      () => (mcp.manager.connection('everything')?.state === 'connected' ? true : undefined),
+      {
+        timeoutMs: 20_000,
+      },
+    );
     expect(rt.registry.get('mcp__everything__echo')!.availability()).toEqual({ available: true });
     const again = await rt.engine.run(createPlaybookTask(rt, echo).id);
     expect(again.state, again.stateReason).toBe('succeeded');
@@ -71,7 +54,7 @@ describe('MCP reconnect with backoff (server-everything over Streamable HTTP)', 
 
   it('a server killed mid-call fails the call with a clear reason in the trace, and its tools become unavailable', async () => {
     const { kill } = await everythingOverHttp();
-    const rt = harness!.rt;
+    const rt = mcp.harness.rt;
     const task = createPlaybookTask(
       rt,
       `name: long\nsteps:\n  - tool: mcp__everything__trigger-long-running-operation\n    args: { duration: 30, steps: 30 }\n`,

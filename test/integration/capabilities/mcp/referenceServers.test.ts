@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
-import { createPlaybookTask, tempDir, type TestRuntime } from '../../../support/runtime.js';
-import { runtimeWithMcp, startEverythingHttp, stdioServer } from './referenceServers.js';
+import { describe, expect, it } from 'vitest';
+import { createPlaybookTask, tempDir } from '../../../support/runtime.js';
+import { httpServer, stdioServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-const stops: (() => void)[] = [];
-
-afterEach(async () => {
-  await manager?.close();
-  await harness?.cleanup();
-  for (const stop of stops.splice(0)) stop();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 describe('MCP client against the official reference servers', () => {
   it('server-filesystem over stdio: tools discovered with risks from annotations, a write and a read run as steps', async () => {
     const allowed = tempDir('agent-desk-mcp-allowed-');
-    ({ harness, manager } = runtimeWithMcp({ policy: { rules: { allow: ['mcp__fs__*'] } } }));
+    const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__fs__*'] } } });
     const status = await manager.add('fs', stdioServer('filesystem', [allowed]));
     expect(status.state).toBe('connected');
     const risks = Object.fromEntries(status.tools.map((t) => [t.name, t.risk]));
@@ -52,7 +41,7 @@ steps:
   it('a filesystem write outside the allowed folders comes back as a tool error in the trace', async () => {
     const allowed = tempDir('agent-desk-mcp-allowed-');
     const outside = path.join(tempDir('agent-desk-mcp-outside-'), 'escape.txt');
-    ({ harness, manager } = runtimeWithMcp({ policy: { rules: { allow: ['mcp__fs__*'] } } }));
+    const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__fs__*'] } } });
     await manager.add('fs', stdioServer('filesystem', [allowed]));
     const task = createPlaybookTask(
       harness.rt,
@@ -67,7 +56,7 @@ steps:
 
   it('server-memory over stdio: an entity created in one step is read back in the next', async () => {
     const memoryFile = path.join(tempDir('agent-desk-mcp-memory-'), 'memory.jsonl');
-    ({ harness, manager } = runtimeWithMcp({ policy: { rules: { allow: ['mcp__memory__*'] } } }));
+    const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__memory__*'] } } });
     const status = await manager.add('memory', stdioServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }));
     expect(status.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__memory__create_entities', 'mcp__memory__read_graph']));
     const task = createPlaybookTask(
@@ -86,17 +75,9 @@ steps:
   });
 
   it('server-everything over Streamable HTTP: tools listed and called, resources and prompts listed, bad arguments refused', async () => {
-    const server = await startEverythingHttp();
-    stops.push(server.stop);
-    ({ harness, manager } = runtimeWithMcp());
-    const status = await manager.add('everything', {
-      transport: 'http',
-      url: server.url,
-      headers: {},
-      timeoutMs: 30_000,
-      capabilities: {},
-      enabled: true,
-    });
+    const server = await mcp.everythingHttp();
+    const { harness, manager } = mcp.open();
+    const status = await manager.add('everything', httpServer(server.url));
     expect(status.state, status.reason).toBe('connected');
     expect(status.tools.find((t) => t.name === 'mcp__everything__echo')?.risk).toBe('read');
 
@@ -120,13 +101,13 @@ steps:
     expect(done.state, done.stateReason).toBe('succeeded');
 
     // The server's JSON Schema is checked before anything is sent: a bad playbook names every problem.
-    expect(() => createPlaybookTask(harness!.rt, `name: bad\nsteps:\n  - tool: mcp__everything__get-sum\n    args: { a: two }\n`)).toThrow(
-      /steps\[0\]\.args\.a: expected number[\s\S]*steps\[0\]\.args\.b: required/,
-    );
+    expect(() =>
+      createPlaybookTask(mcp.harness.rt, `name: bad\nsteps:\n  - tool: mcp__everything__get-sum\n    args: { a: two }\n`),
+    ).toThrow(/steps\[0\]\.args\.a: expected number[\s\S]*steps\[0\]\.args\.b: required/);
   });
 
   it('a server that cannot start is reported with the reason and its tools are not offered', async () => {
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     const status = await manager.add('broken', {
       transport: 'stdio',
       command: process.execPath,

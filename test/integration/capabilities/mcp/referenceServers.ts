@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { McpServerConfig } from '../../../../electron/contract/index.js';
 import { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
 import { McpServerConfigSchema } from '../../../../electron/contract/index.js';
@@ -50,10 +51,56 @@ export async function startEverythingHttp(at?: number): Promise<{ url: string; p
   return { url: `http://127.0.0.1:${port}/mcp`, port, child, stop: () => void child.kill('SIGTERM') };
 }
 
-/** A real runtime (temp home, SQLite) with an MCP manager attached to its registry. */
-export function runtimeWithMcp(config: Record<string, unknown> = {}): { harness: TestRuntime; manager: McpManager } {
-  const harness = openTestRuntime({ config });
-  const manager = new McpManager({ home: harness.home, clientVersion: 'test', reconnectDelaysMs: [] });
-  manager.attach(harness.rt.registry);
-  return { harness, manager };
+/** A Streamable HTTP server config for `url`, with the per-call timeout the HTTP tests use. */
+export function httpServer(url: string, extra: Record<string, unknown> = {}): McpServerConfig {
+  return McpServerConfigSchema.parse({ transport: 'http', url, timeoutMs: 30_000, ...extra });
+}
+
+/** What a test file opened through `useMcpRuntime`: a real runtime (temp home, SQLite) and its MCP manager. */
+export interface McpRuntime {
+  harness: TestRuntime;
+  manager: McpManager;
+}
+
+/**
+ * Per-test MCP runtimes for one test file: `open` makes a runtime with an MCP manager attached to its
+ * registry, `everythingHttp` starts an HTTP server-everything; all are closed or stopped after each test.
+ * Call once at the top of the file; `harness`/`manager` read the runtime the current test opened.
+ */
+export function useMcpRuntime(): McpRuntime & {
+  open(config?: Record<string, unknown>, options?: { reconnectDelaysMs?: number[] }): McpRuntime;
+  everythingHttp(at?: number): ReturnType<typeof startEverythingHttp>;
+} {
+  let current: McpRuntime | undefined;
+  const stops: (() => void)[] = [];
+  afterEach(async () => {
+    await current?.manager.close();
+    await current?.harness.cleanup();
+    for (const stop of stops.splice(0)) stop();
+    current = undefined;
+  });
+  const opened = (): McpRuntime => {
+    if (!current) throw new Error('no MCP runtime: call open() in this test first');
+    return current;
+  };
+  return {
+    open(config = {}, { reconnectDelaysMs = [] } = {}) {
+      const harness = openTestRuntime({ config });
+      const manager = new McpManager({ home: harness.home, clientVersion: 'test', reconnectDelaysMs });
+      manager.attach(harness.rt.registry);
+      current = { harness, manager };
+      return current;
+    },
+    async everythingHttp(at) {
+      const server = await startEverythingHttp(at);
+      stops.push(server.stop);
+      return server;
+    },
+    get harness() {
+      return opened().harness;
+    },
+    get manager() {
+      return opened().manager;
+    },
+  };
 }

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcpHandlers } from '../../../../electron/capabilities/mcp/mcpHandlers.js';
 import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
 import type { Handlers } from '../../../../electron/runtime/gateway/handlers.js';
-import { createPlaybookTask, type TestRuntime } from '../../../support/runtime.js';
-import { runtimeWithMcp, stdioServer } from './referenceServers.js';
+import { createPlaybookTask } from '../../../support/runtime.js';
+import { stdioServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-
-afterEach(async () => {
-  await manager?.close();
-  await harness?.cleanup();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 type Call = (method: string, params: unknown) => Promise<Record<string, unknown>>;
 const handlersOf = (m: McpManager): Call => {
@@ -23,7 +15,7 @@ const handlersOf = (m: McpManager): Call => {
 
 describe('MCP resources and prompts (server-everything over stdio)', () => {
   it('are listed per server and offered as read-only tools that steps can call', async () => {
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     const status = await manager.add('everything', stdioServer('everything'));
     expect(status.state, status.reason).toBe('connected');
     expect(status.tools.filter((t) => t.remoteName === 'resources/read' || t.remoteName === 'prompts/get')).toEqual([
@@ -65,7 +57,7 @@ steps:
   });
 
   it('a resource the server does not have comes back as a tool error; a server that lists none gets no such tool', async () => {
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     await manager.add('everything', stdioServer('everything'));
     // server-filesystem declares no resources or prompts.
     const files = await manager.add('files', stdioServer('filesystem', [harness.home]));

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../../support/poll.js';
-import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, waitForState } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
-import { runtimeWithMcp, stdioServer } from './referenceServers.js';
+import { stdioServer, useMcpRuntime } from './referenceServers.js';
 
-let harness: TestRuntime | undefined;
-let manager: McpManager | undefined;
-
-afterEach(async () => {
-  await manager?.close();
-  await harness?.cleanup();
-  harness = undefined;
-  manager = undefined;
-});
+const mcp = useMcpRuntime();
 
 const longRun = (capability: string) => `name: long
 steps:
@@ -24,10 +15,12 @@ steps:
 
 /** Starts the task and kills the stdio server once the call is in flight. */
 async function killServerMidCall(taskId: string): Promise<void> {
-  const rt = harness!.rt;
+  const rt = mcp.harness.rt;
   const run = rt.engine.run(taskId);
-  await pollUntil('the long-running MCP call to start', () => ((manager!.connection('everything')?.inFlight ?? 0) > 0 ? true : undefined));
-  const pid = manager!.connection('everything')?.pid;
+  await pollUntil('the long-running MCP call to start', () =>
+    (mcp.manager.connection('everything')?.inFlight ?? 0) > 0 ? true : undefined,
+  );
+  const pid = mcp.manager.connection('everything')?.pid;
   expect(pid).toBeTypeOf('number');
   process.kill(pid!, 'SIGKILL');
   await run;
@@ -44,7 +37,7 @@ describe('MCP server failures', () => {
       idempotent: true,
       run: async () => ({ done: 'by the fallback' }),
     });
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     harness.rt.registry.register(fallback);
     await manager.add(
       'everything',
@@ -67,7 +60,7 @@ describe('MCP server failures', () => {
   });
 
   it('killing a server mid-task with no other tier fails the task cleanly with the reason', async () => {
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     await manager.add('everything', stdioServer('everything'));
     const task = createPlaybookTask(harness.rt, longRun('mcp.everything.trigger-long-running-operation'));
     await killServerMidCall(task.id);
@@ -76,7 +69,7 @@ describe('MCP server failures', () => {
   });
 
   it('a server that stops answering times out, is marked unavailable, and the next step is not stalled', async () => {
-    ({ harness, manager } = runtimeWithMcp());
+    const { harness, manager } = mcp.open();
     await manager.add('everything', stdioServer('everything', [], { timeoutMs: 500 }));
     // One progress notification only at the end (after 5 s): the 500 ms timeout fires first.
     const task = createPlaybookTask(

@@ -5,7 +5,7 @@ import { agentsFor, MAX_DELEGATION_DEPTH } from '../../../../electron/runtime/ag
 import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
 import { ManualClock, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals, type ScriptedCall } from '../../../support/scriptedPlanner.js';
-import { testTool, untilAborted } from '../../../support/testTools.js';
+import { hangingTool } from '../../../support/testTools.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -31,6 +31,14 @@ const rootTask = (rt: AgentRuntime, agent: string, goal: string) =>
   rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, agent });
 const childrenOf = (rt: AgentRuntime, parentId: string) => rt.store.tasks.list({ limit: 50 }).filter((t) => t.parentId === parentId);
 const events = (rt: AgentRuntime, taskId: string, type: string) => rt.trace.page(taskId, 0, 500).events.filter((e) => e.type === type);
+
+/** A runtime on a manual clock where `lead` delegates to `worker` a playbook whose one step hangs, with this timeout. */
+function hangingDelegation(timeoutMs: number): ManualClock {
+  const clock = new ManualClock();
+  const playbook = 'name: hangs\nsteps:\n  - { id: wait, tool: test.hang, args: {} }\n';
+  h = runtime({ lead: delegateTo('worker', { playbook }, timeoutMs) }, { clock, tools: [hangingTool('test.hang')] });
+  return clock;
+}
 
 async function until<T>(probe: () => T | undefined): Promise<T> {
   for (;;) {
@@ -77,16 +85,7 @@ describe('delegation limits', () => {
   });
 
   it('a child hanging past the delegate timeout is stopped on the runtime clock; the parent fails with the child’s reason', async () => {
-    const clock = new ManualClock();
-    const hang = testTool({
-      name: 'test.hang',
-      risk: 'read',
-      readOnly: true,
-      idempotent: true,
-      run: (_args, ctx) => untilAborted(ctx.signal),
-    });
-    const playbook = 'name: hangs\nsteps:\n  - { id: wait, tool: test.hang, args: {} }\n';
-    h = runtime({ lead: delegateTo('worker', { playbook }, 5_000) }, { clock, tools: [hang] });
+    const clock = hangingDelegation(5_000);
     for (const name of ['lead', 'worker']) agentsFor(h.rt).create({ name });
     const parent = rootTask(h.rt, 'lead', 'lead');
     const running = h.rt.engine.run(parent.id);
@@ -103,16 +102,7 @@ describe('delegation limits', () => {
   });
 
   it('a child whose wall-time budget runs out first is stopped at its budget, not the longer timeout', async () => {
-    const clock = new ManualClock();
-    const hang = testTool({
-      name: 'test.hang',
-      risk: 'read',
-      readOnly: true,
-      idempotent: true,
-      run: (_args, ctx) => untilAborted(ctx.signal),
-    });
-    const playbook = 'name: hangs\nsteps:\n  - { id: wait, tool: test.hang, args: {} }\n';
-    h = runtime({ lead: delegateTo('worker', { playbook }, 600_000) }, { clock, tools: [hang] });
+    const clock = hangingDelegation(600_000);
     agentsFor(h.rt).create({ name: 'lead' });
     agentsFor(h.rt).create({ name: 'worker', budget: { maxWallMs: 30_000 } });
     const parent = rootTask(h.rt, 'lead', 'lead');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
-import { testTool, untilAborted } from '../../../support/testTools.js';
+import { hangingTool, testTool } from '../../../support/testTools.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -126,7 +126,7 @@ describe('pause, resume and cancel', () => {
   });
 
   it('cancel aborts an in-flight call and the task ends cancelled with the reason', async () => {
-    const hang = testTool({ name: 'hang', risk: 'read', readOnly: true, idempotent: true, run: (_a, ctx) => untilAborted(ctx.signal) });
+    const hang = hangingTool('hang');
     const planner = new ScriptedPlanner(() => ({ tool: 'hang', args: {} }));
     h = openTestRuntime({ tools: [hang], plans: withScriptedGoals(planner) });
     const task = h.rt.engine.create({ title: 'c', plan: { kind: 'goal', goal: 'x' }, inputs: {} });

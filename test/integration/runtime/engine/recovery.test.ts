@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Step } from '../../../../electron/contract/index.js';
+import { fixturePlaybook } from '../../../support/cliSandbox.js';
 import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 import { testTool } from '../../../support/testTools.js';
@@ -45,17 +46,7 @@ function sendingRuntime(effects: string[]) {
 describe('recovery after a crash', () => {
   it('a started idempotent step is re-run in place with the same idempotency key', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(
-      h.rt,
-      `
-name: two-writes
-steps:
-  - { id: a, tool: fs.write, args: { path: a.txt, content: "A" } }
-  - { id: b, tool: fs.write, args: { path: b.txt, content: "B" } }
-acceptance:
-  - { type: file_contains, path: b.txt, text: B }
-`,
-    );
+    const task = createPlaybookTask(h.rt, readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8'));
     crashDuring(task.id, 0, 'fs.write', { readOnly: false, idempotent: true }, { path: 'a.txt', content: 'A' });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');

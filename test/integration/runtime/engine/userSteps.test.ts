@@ -1,20 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Step } from '../../../../electron/contract/index.js';
 import { systemClock } from '../../../../electron/runtime/clock.js';
 import { recordUserStep, USER_STEP_INDEX_BASE } from '../../../../electron/runtime/engine/userSteps.js';
+import { fixturePlaybook } from '../../../support/cliSandbox.js';
 import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
 
-const TWO_WRITES = `
-name: two-writes
-steps:
-  - { id: a, tool: fs.write, args: { path: a.txt, content: "A" } }
-  - { id: b, tool: fs.write, args: { path: b.txt, content: "B" } }
-acceptance:
-  - { type: file_contains, path: b.txt, text: B }
-`;
+const TWO_WRITES = readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8');
 
 describe('steps a person performed (takeover)', () => {
   it('are finished rows past the plan, traced as the user’s, and a playbook still runs every step of its own', async () => {

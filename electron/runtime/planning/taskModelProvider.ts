@@ -1,0 +1,28 @@
+import type { ModelsConfig, Task } from '../../contract/index.js';
+import type { AgentRuntime } from '../agentRuntime.js';
+import { systemClock } from '../clock.js';
+import { MeteredProvider } from '../models/meteredProvider.js';
+import { resolveModelRef } from '../models/modelRef.js';
+import { createProvider } from '../models/providerFactory.js';
+import type { ModelProvider } from '../models/types.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+
+/**
+ * The provider a task's model calls go through (goal planning, playbook healing): `ref` resolved
+ * against the `models` section with its key from the secret store, each call a `model.call`
+ * trace event priced from `models.prices`.
+ */
+export function taskModelProvider(rt: AgentRuntime, task: Task, ref: string, models: ModelsConfig, secrets: SecretStore): ModelProvider {
+  const clock = rt.options.clock ?? systemClock;
+  const spec = resolveModelRef(ref, models, (name) => {
+    const value = secrets.get(name);
+    // Another process may have stored it: make sure this one redacts it too (never traced in clear).
+    if (value !== undefined && value.length >= 4) rt.redactor.add(name, value);
+    return value;
+  });
+  return new MeteredProvider(createProvider(spec, clock), {
+    clock,
+    prices: models.prices,
+    onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
+  });
+}
