@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AcceptanceCheckSchema } from './check.js';
 import { BudgetSchema } from './task.js';
 
 /** What a cron job starts: a playbook (inline YAML or a file read at fire time) or a goal. */
@@ -16,7 +17,16 @@ export const CronTargetSchema = z.discriminatedUnion('kind', [
     })
     .strict()
     .refine((t) => (t.source === undefined) !== (t.path === undefined), { message: 'give exactly one of source or path' }),
-  z.object({ kind: z.literal('goal'), goal: z.string().min(1).max(20_000) }).strict(),
+  z
+    .object({
+      kind: z.literal('goal'),
+      goal: z.string().min(1).max(20_000),
+      /** The checks that decide each run succeeded; without them every run waits for a person to review proposed checks. */
+      checks: z.array(AcceptanceCheckSchema).max(50).optional(),
+      /** Provider model for its runs (absent: the job's agent's model, then the config default). */
+      model: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
 ]);
 /** A cron job's target. */
 export type CronTarget = z.infer<typeof CronTargetSchema>;

@@ -3,6 +3,7 @@ import type { CronJobSpec } from '../../contract/index.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, row } from '../output.js';
+import { readChecksFile } from './runGoal.js';
 
 interface JobOptions {
   name?: string;
@@ -10,6 +11,8 @@ interface JobOptions {
   tz?: string;
   playbook?: string;
   goal?: string;
+  checks?: string;
+  model?: string;
   input: string[];
   agent?: string;
   overlap?: string;
@@ -27,7 +30,12 @@ function specFrom(opts: JobOptions): Partial<CronJobSpec> {
     opts.playbook !== undefined
       ? { kind: 'playbook' as const, path: opts.playbook, inputs }
       : opts.goal !== undefined
-        ? { kind: 'goal' as const, goal: opts.goal }
+        ? {
+            kind: 'goal' as const,
+            goal: opts.goal,
+            ...(opts.model !== undefined && { model: opts.model }),
+            ...(opts.checks !== undefined && { checks: readChecksFile(opts.checks) }),
+          }
         : undefined;
   return {
     ...(opts.name !== undefined && { name: opts.name }),
@@ -48,6 +56,8 @@ function jobOptions(cmd: Command): Command {
     .option('--tz <zone>', 'IANA time zone the expression is read in (default UTC)')
     .option('--playbook <file>', 'playbook file, read each time the job fires')
     .option('--goal <text>', 'a goal for the agent’s planner instead of a playbook')
+    .option('--checks <file>', 'goal jobs: acceptance checks (JSON) that decide each run; without them runs wait for review')
+    .option('--model <provider:model>', 'goal jobs: the model to plan with')
     .option('-i, --input <key=value>', 'playbook input (repeatable)', collect, [])
     .option('--agent <name>', 'run as this agent')
     .option('--overlap <policy>', 'skip | queue, when the previous run is still active')

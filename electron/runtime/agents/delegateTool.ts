@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { Agent, Task } from '../../contract/index.js';
+import { AcceptanceCheckSchema, type Agent, type Task } from '../../contract/index.js';
 import type { AgentRuntime } from '../agentRuntime.js';
 import { systemClock } from '../clock.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { bindInputs } from '../planning/playbook/inputs.js';
+import { PROPOSABLE_CHECK_TYPES } from '../planning/llm/intent.js';
 import { parsePlaybook } from '../planning/playbook/parse.js';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.js';
 import type { AgentService } from './agentService.js';
@@ -16,11 +17,23 @@ const ChildSchema = z
     agent: z.string().min(1).max(64).describe('The agent to delegate to.'),
     goal: z.string().min(1).max(20_000).optional().describe('What the sub-agent should achieve.'),
     playbook: z.string().min(1).max(200_000).optional().describe('Playbook YAML the sub-agent runs instead of a goal.'),
+    checks: z
+      .array(AcceptanceCheckSchema)
+      .max(20)
+      .optional()
+      .describe(
+        `Goal children: acceptance checks that decide the child succeeded (${PROPOSABLE_CHECK_TYPES.join(', ')}). Without them the child waits for a person to review proposed checks.`,
+      ),
     inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
     title: z.string().max(200).optional(),
   })
   .strict()
-  .refine((c) => (c.goal === undefined) !== (c.playbook === undefined), { message: 'give exactly one of goal or playbook' });
+  .refine((c) => (c.goal === undefined) !== (c.playbook === undefined), { message: 'give exactly one of goal or playbook' })
+  // A model writes these: a command check would run a command on the host, so only a person may add one.
+  .refine((c) => (c.checks ?? []).every((check) => (PROPOSABLE_CHECK_TYPES as readonly string[]).includes(check.type)), {
+    message: `checks may only be of the types ${PROPOSABLE_CHECK_TYPES.join(', ')}`,
+  })
+  .refine((c) => c.checks === undefined || c.goal !== undefined, { message: 'checks go with a goal; a playbook has its own acceptance' });
 
 /** Arguments of `agents.delegate`. */
 export const DelegateInputSchema = z
@@ -48,7 +61,7 @@ function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
   if (child.goal !== undefined) {
     return {
       title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
-      plan: { kind: 'goal', goal: child.goal },
+      plan: { kind: 'goal', goal: child.goal, ...(child.checks && { acceptance: child.checks }) },
       inputs: {},
       budget,
       ...workspace,

@@ -35,7 +35,14 @@ export function buildCronTarget(
   const workspace = { ...(agent?.workspace !== undefined && { workspace: agent.workspace }), ...(agent && { agent: agent.name }) };
   const title = `${job.name} (cron)`;
   if (job.target.kind === 'goal') {
-    return { spec: { title, plan: { kind: 'goal', goal: job.target.goal }, inputs: {}, budget, ...workspace }, startsServices: false };
+    const { goal, checks, model } = job.target;
+    const plan = {
+      kind: 'goal' as const,
+      goal,
+      ...(model !== undefined && { model }),
+      ...(checks !== undefined && { acceptance: checks }),
+    };
+    return { spec: { title, plan, inputs: {}, budget, ...workspace }, startsServices: false };
   }
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
   const source = job.target.source ?? readPlaybookFile(file!);

@@ -111,6 +111,25 @@ describe('sub-agent delegation', () => {
     expect(step?.error).toMatch(/1 of 2 sub-agent task\(s\) did not succeed: writer-b/);
   });
 
+  it('a goal child carries the checks it was given; a command check from the model is refused', async () => {
+    const checks = [{ type: 'file_exists', path: 'notes.md', exists: true }];
+    h = runtime({
+      lead: delegateOnce([{ agent: 'writer-a', goal: 'take notes', checks }]),
+      'take notes': () => 'done',
+      risky: delegateOnce([{ agent: 'writer-a', goal: 'take notes', checks: [{ type: 'command_exit', command: ['rm', '-rf', '/'] }] }]),
+    });
+    const agents = agentsFor(h.rt);
+    for (const name of ['lead', 'writer-a']) agents.create({ name });
+    const parent = goalAs(h.rt, 'lead', 'lead');
+    expect((await h.rt.engine.run(parent.id)).state).toBe('succeeded');
+    const [child] = h.rt.store.tasks.list({ limit: 10 }).filter((t) => t.parentId === parent.id);
+    expect(child?.plan).toEqual({ kind: 'goal', goal: 'take notes', acceptance: checks });
+
+    const refused = await h.rt.engine.run(goalAs(h.rt, 'lead', 'risky').id);
+    expect(refused.state).toBe('failed');
+    expect(h.rt.engine.steps(refused.id)[0]?.error).toMatch(/checks may only be of the types file_exists/);
+  });
+
   it('a delegation cycle is refused with a clear error and no child is started for it', async () => {
     h = runtime({
       lead: delegateOnce([{ agent: 'helper', goal: 'help' }]),

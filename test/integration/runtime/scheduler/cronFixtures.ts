@@ -1,3 +1,4 @@
+import type { RuntimeOptions } from '../../../../electron/runtime/agentRuntime.js';
 import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
 import { schedulerHandlers } from '../../../../electron/runtime/gateway/schedulerHandlers.js';
 import { schedulerFor, type Scheduler } from '../../../../electron/runtime/scheduler/index.js';
@@ -25,11 +26,14 @@ steps:
 `;
 
 /** A runtime on a manual clock with the scheduler's handlers and a gate tool. */
-export function cronRuntime(home?: string): TestRuntime & { clock: ManualClock; gate: Gate; scheduler(): Scheduler } {
+export function cronRuntime(
+  home?: string,
+  plans?: RuntimeOptions['plans'],
+): TestRuntime & { clock: ManualClock; gate: Gate; scheduler(): Scheduler } {
   const clock = new ManualClock();
   const gate = new Gate();
   const tool = testTool({ name: 'test.gate', risk: 'read', readOnly: true, idempotent: true, run: () => gate.wait() });
-  const h = openTestRuntime({ clock, tools: [tool], handlers: [schedulerHandlers], ...(home && { home }) });
+  const h = openTestRuntime({ clock, tools: [tool], handlers: [schedulerHandlers], ...(home && { home }), ...(plans && { plans }) });
   return Object.assign(h, { clock, gate, scheduler: () => schedulerFor(h.rt) });
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 import { cronRuntime, GATED_PLAYBOOK, HOUR, jobTasks, MIN, REPORT_PLAYBOOK } from './cronFixtures.js';
 
 let h: ReturnType<typeof cronRuntime>;
@@ -181,6 +182,20 @@ describe('cron scheduler on a manual clock', () => {
 
     writeFileSync(file, REPORT_PLAYBOOK);
     expect(h.scheduler().update(job.id, {})).toMatchObject({ status: 'active', nextRunAt: '2026-11-29T15:00:00.000Z' });
+  });
+
+  it('a goal job carries its model and acceptance checks into every run, so runs need no review', () => {
+    h = cronRuntime(undefined, withScriptedGoals(new ScriptedPlanner(() => 'done')));
+    const checks = [{ type: 'file_exists' as const, path: 'inbox-triaged.md', exists: true }];
+    h.scheduler().add({
+      name: 'triage',
+      schedule: '*/5 * * * *',
+      target: { kind: 'goal', goal: 'triage the inbox', model: 'local:gpt-test', checks },
+    });
+    h.clock.advance(5 * MIN);
+    expect(h.scheduler().tick()[0]).toMatchObject({ outcome: 'queued' });
+    const [task] = h.rt.store.tasks.list({ limit: 10 });
+    expect(task?.plan).toEqual({ kind: 'goal', goal: 'triage the inbox', model: 'local:gpt-test', acceptance: checks });
   });
 
   it('a goal job with no goal planner configured is blocked before any model call', () => {
