@@ -1,21 +1,8 @@
 import type { BrowserWindowConstructorOptions, WebPreferences } from 'electron';
+import { WEB_UI_CSP } from '../capabilities/transports/webUi.js';
 
-/**
- * The window's Content-Security-Policy (also a meta tag in renderer/index.html): own scripts
- * and styles only, data: images for screenshots, no frames, no forms, no plugins.
- */
-export const ELECTRON_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The window's Content-Security-Policy: the web UI's own (also a meta tag in renderer/index.html). */
+export const ELECTRON_CSP = WEB_UI_CSP;
 
 /** Security-relevant web preferences of every window (ARCHITECTURE §8). */
 export function secureWebPreferences(preloadPath: string): WebPreferences {

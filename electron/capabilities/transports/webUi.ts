@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 export const RENDERER_DIST = fileURLToPath(new URL('../../../renderer/', import.meta.url));
 
 /**
- * The web UI's Content-Security-Policy: only the page's own scripts and styles, RPC back to
- * the same origin (CSP3 `'self'` covers ws: on the same host), data: images for screenshots.
+ * The renderer's Content-Security-Policy, in the browser and in the Electron window alike: only
+ * the page's own scripts and styles, RPC back to the same origin (CSP3 `'self'` covers ws: on
+ * the same host), data: images for screenshots, no plugins, frames or forms.
  */
 export const WEB_UI_CSP = [
   "default-src 'none'",
@@ -17,6 +18,7 @@ export const WEB_UI_CSP = [
   "img-src 'self' data: blob:",
   "connect-src 'self'",
   "font-src 'self'",
+  "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
