@@ -1,7 +1,6 @@
 // Electron composition root: one window over the runtime, hosted in this main process.
 import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Approval } from '../contract/index.js';
 import { openRuntime } from '../capabilities/composition/openRuntime.js';
 import { connectConfiguredMcpServers } from '../capabilities/mcp/mcpRuntimeParts.js';
 import { RENDERER_DIST, resolveStatic } from '../capabilities/transports/webUi.js';
@@ -41,15 +40,6 @@ function openAppRuntime(): AgentRuntime {
   return openRuntime('full', { warmSandboxes: true, ...(secrets ? { secrets } : {}) });
 }
 
-/** Pending approvals through the same method table the window uses. */
-async function pendingApprovals(rt: AgentRuntime): Promise<Approval[]> {
-  const response = await rt.dispatcher.dispatch(
-    { id: 0, method: 'approvals.list', params: { status: 'pending' } },
-    { scopes: ['operator.read'], clientId: 'electron-main' },
-  );
-  return 'result' in response ? (response.result as { approvals: Approval[] }).approvals : [];
-}
-
 /** Starts the app: single instance, hardened session, the runtime and its window. */
 async function start(): Promise<void> {
   if (!app.requestSingleInstanceLock()) return app.quit();
@@ -61,7 +51,8 @@ async function start(): Promise<void> {
 
   const rt = openAppRuntime();
   const home = rt.options.home;
-  await connectConfiguredMcpServers(rt); // as under `serve`: the first tools.catalog lists every server's tools
+  // Servers connect in the background: a slow one must not hold back the window, recovery or cron.
+  void connectConfiguredMcpServers(rt).catch((error: Error) => console.error(`MCP servers: ${error.message}`));
   rt.engine.recover();
   // Tasks the last quit paused carry on; tasks a person paused stay paused.
   for (const id of takePausedAtQuit(home, (taskId) => rt.store.tasks.get(taskId)?.state)) {
@@ -98,7 +89,7 @@ async function start(): Promise<void> {
     rendererUrl: RENDERER_URL,
     bus: rt.bus,
     locale: mainLocale(app.getLocale()),
-    pending: await pendingApprovals(rt),
+    pending: rt.approvals.list({ status: 'pending' }),
     quit: () => app.quit(),
   });
   window.once('ready-to-show', () => window.show());

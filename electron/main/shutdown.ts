@@ -90,6 +90,11 @@ export function runtimeShutdownParts(rt: AgentRuntime, scheduler: { stop(): Prom
     },
     rememberPaused: (ids) => writePausedAtQuit(rt.options.home, ids),
     closeRuntime: () => rt.close(),
-    closeStore: () => rt.store.close(),
+    closeStore: () => {
+      // A run that missed the grace period is left as a crash leaves it: withdraw the quit's
+      // pause request, or the next start would recover the run only for it to pause for good.
+      for (const task of rt.store.tasks.inStates([...WORKING])) rt.store.tasks.requestControl(task.id, null);
+      rt.store.close();
+    },
   };
 }

@@ -77,4 +77,27 @@ describe('Electron main shutdown', () => {
     await waitForState(next, task.id, ['succeeded']);
     expect(calls).toBe(2);
   });
+  it('a run still working after the grace period keeps no pause request, so the next start carries it on', async () => {
+    let started = false;
+    const hang = testTool({
+      name: 'test.hang',
+      run: () => ((started = true), new Promise(() => undefined)), // never reaches a step boundary
+    });
+    harness = openTestRuntime({ tools: [hang] });
+    const rt = harness.rt;
+    const task = createPlaybookTask(rt, 'name: hang\nsteps:\n  - id: stuck\n    tool: test.hang\n');
+    rt.engine.start(task.id);
+    await pollUntil('the call to start', () => (started ? true : undefined));
+    expect(
+      await shutdownRuntime(
+        runtimeShutdownParts(rt, schedulerFor(rt), () => undefined),
+        1,
+      ),
+    ).toEqual([task.id]);
+
+    const next = new AgentRuntime({ ...rt.options });
+    harness.rt = next;
+    expect(next.store.tasks.get(task.id)?.state).toBe('running');
+    expect(next.store.tasks.control(task.id).control).toBeNull();
+  });
 });
