@@ -11,6 +11,8 @@ export interface Remote<T> {
   /** The runtime's error code (e.g. `forbidden` when this connection lacks the method's scope). */
   errorCode: string | undefined;
   reload(): Promise<void>;
+  /** Shows data the caller already has (e.g. a write's answer), dropping any load in flight. */
+  replace(data: T): void;
 }
 
 /**
@@ -37,10 +39,15 @@ export function useRemote<T>(load: (client: RuntimeClient) => Promise<T>, deps: 
     }
   }, [client, ...deps]);
 
+  const replace = useCallback((data: T) => {
+    generation.current++;
+    setState({ status: 'ready', data });
+  }, []);
+
   useEffect(() => {
     void reload();
   }, [reload]);
-  return { status: state.status, data: state.data, error: state.error, errorCode: state.errorCode, reload };
+  return { status: state.status, data: state.data, error: state.error, errorCode: state.errorCode, reload, replace };
 }
 
 /** Runs one action with a busy flag and its error message; the view decides what to reload after. */

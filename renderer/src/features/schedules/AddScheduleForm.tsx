@@ -1,24 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { StateView } from '../../components/StateView.js';
-import { useApp, useT } from '../useApp.js';
-import { useAction } from '../useRemote.js';
+import { ActionError } from '../ActionError.js';
+import { useT } from '../useApp.js';
+import { useClientAction } from '../useRemote.js';
 
 /** Adds a cron job that starts a goal or an inline playbook on schedule. */
 export function AddScheduleForm({ onAdded }: { onAdded: () => void }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const [name, setName] = useState('');
   const [schedule, setSchedule] = useState('0 9 * * 1-5');
   const [timezone, setTimezone] = useState('UTC');
   const [kind, setKind] = useState<'goal' | 'playbook'>('playbook');
   const [text, setText] = useState('');
-  const add = useAction();
+  const add = useClientAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!client) return;
     const target = kind === 'goal' ? { kind, goal: text.trim() } : { kind, source: text };
-    const ok = await add.run(() =>
+    const ok = await add.withClient((client) =>
       client.call('cron.add', { name: name.trim(), schedule: schedule.trim(), timezone: timezone.trim(), target }),
     );
     if (ok) {
@@ -56,7 +54,7 @@ export function AddScheduleForm({ onAdded }: { onAdded: () => void }) {
         {kind === 'goal' ? t('new.goal') : t('new.yaml')}
         <textarea value={text} onChange={(e) => setText(e.target.value)} rows={6} spellCheck={false} data-testid="cron-text" />
       </label>
-      {add.error && <StateView kind="error" message={t('state.error', { message: add.error })} />}
+      <ActionError error={add.error} />
       <button type="submit" disabled={add.busy || !name.trim() || !text.trim()} data-testid="cron-submit">
         {t('cron.addButton')}
       </button>

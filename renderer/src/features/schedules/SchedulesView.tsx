@@ -28,12 +28,14 @@ export function SchedulesView() {
   });
 
   const act = async (job: CronJob, method: 'cron.run' | 'cron.remove') => {
-    if (await action.withClient((client) => client.call(method, { jobId: job.id }))) {
-      if (method === 'cron.remove' && selected === job.id) setSelected(undefined);
-      else setSelected(job.id);
-      await jobs.reload();
-      await runs.reload();
+    if (!(await action.withClient((client) => client.call(method, { jobId: job.id })))) return;
+    // A run's new times and run record arrive with its `cron.fired` event; a removal has no event.
+    if (method === 'cron.run') {
+      setSelected(job.id);
+      return;
     }
+    if (selected === job.id) setSelected(undefined);
+    await jobs.reload();
   };
 
   return (

@@ -1,25 +1,23 @@
 import { useState, type FormEvent } from 'react';
-import { StateView } from '../../components/StateView.js';
-import { useApp, useT } from '../useApp.js';
-import { useAction } from '../useRemote.js';
+import { ActionError } from '../ActionError.js';
+import { useT } from '../useApp.js';
+import { useClientAction } from '../useRemote.js';
 import { linesOf } from './lines.js';
 
 /** Adds an MCP server (stdio command or Streamable HTTP URL); the runtime connects to discover its tools. */
 export function AddMcpServerForm({ onAdded }: { onAdded: () => void }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const [name, setName] = useState('');
   const [transport, setTransport] = useState<'stdio' | 'http'>('stdio');
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
   const [url, setUrl] = useState('');
-  const add = useAction();
+  const add = useClientAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!client) return;
     const server = transport === 'stdio' ? { transport, command: command.trim(), args: linesOf(args) } : { transport, url: url.trim() };
-    if (await add.run(() => client.call('mcp.servers.add', { name: name.trim(), server }))) {
+    if (await add.withClient((client) => client.call('mcp.servers.add', { name: name.trim(), server }))) {
       setName('');
       onAdded();
     }
@@ -59,7 +57,7 @@ export function AddMcpServerForm({ onAdded }: { onAdded: () => void }) {
           <textarea value={args} onChange={(e) => setArgs(e.target.value)} rows={3} spellCheck={false} data-testid="mcp-args" />
         </label>
       )}
-      {add.error && <StateView kind="error" message={t('state.error', { message: add.error })} />}
+      <ActionError error={add.error} />
       <button type="submit" disabled={add.busy || !ready} data-testid="mcp-submit">
         {add.busy ? t('mcp.connecting') : t('mcp.addButton')}
       </button>

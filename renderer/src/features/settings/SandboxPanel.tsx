@@ -3,20 +3,19 @@ import type { Config } from '../../../../electron/contract/index.js';
 import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
 import { useApp, useT } from '../useApp.js';
-import { useAction, useRemote } from '../useRemote.js';
+import { useClientAction, useRemote } from '../useRemote.js';
 import { linesOf } from './lines.js';
 
 /** Desktop sandbox settings (warm pool, image, egress, live-view rate) and the running containers. */
 export function SandboxPanel({ config, save }: { config: Config; save: (patch: Partial<Config>) => Promise<void> }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const locale = useApp((s) => s.locale);
   const sandbox = config.sandbox;
   const [poolSize, setPoolSize] = useState(String(sandbox.poolSize));
   const [image, setImage] = useState(sandbox.image ?? '');
   const [egress, setEgress] = useState(sandbox.egressAllow.join('\n'));
   const running = useRemote((c) => c.call('sandboxes.list', {}));
-  const action = useAction();
+  const action = useClientAction();
 
   const submit = () =>
     action.run(() => {
@@ -26,7 +25,7 @@ export function SandboxPanel({ config, save }: { config: Config; save: (patch: P
       });
     });
   const destroy = async (id: string) => {
-    if (client && (await action.run(() => client.call('sandboxes.destroy', { id })))) await running.reload();
+    if (await action.withClient((client) => client.call('sandboxes.destroy', { id }))) await running.reload();
   };
 
   return (

@@ -12,22 +12,22 @@ export function SettingsView() {
   const t = useT();
   const client = useApp((s) => s.client);
   const settings = useRemote((c) => c.call('settings.get', {}));
-  // settings.set replaces whole sections and answers with the effective config: reload to show it.
+  // settings.set replaces whole sections and answers with the effective config: show that answer.
   const save = async (patch: Partial<Config>) => {
     if (!client) throw new Error('not connected');
-    await client.call('settings.set', { config: patch });
-    await settings.reload();
+    settings.replace(await client.call('settings.set', { config: patch }));
   };
   return (
     <section className="settings" data-testid="settings-view">
       <h1>{t('nav.settings')}</h1>
       <RemoteGate remote={settings} isEmpty={() => false} empty="" testId="settings-config">
         {({ config }) => (
-          // Keyed by the config so the panels' form state restarts from what was saved.
-          <div key={JSON.stringify(config)}>
-            <ProvidersPanel config={config} save={save} />
-            <PolicyPanel config={config} save={save} />
-            <SandboxPanel config={config} save={save} />
+          // Each panel is keyed by its own section: its form restarts from what was saved, while
+          // the other panels keep their unsaved edits and loaded lists.
+          <div>
+            <ProvidersPanel key={JSON.stringify(config.models)} config={config} save={save} />
+            <PolicyPanel key={JSON.stringify(config.policy)} config={config} save={save} />
+            <SandboxPanel key={JSON.stringify(config.sandbox)} config={config} save={save} />
           </div>
         )}
       </RemoteGate>

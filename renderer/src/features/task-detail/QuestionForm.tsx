@@ -1,33 +1,29 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { Task, UserQuestion } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
 import { ActionError } from '../ActionError.js';
-import { useApp, useT } from '../useApp.js';
-import { useAction, useRemote } from '../useRemote.js';
+import { useT } from '../useApp.js';
+import { useClientAction, useRemote } from '../useRemote.js';
 import { AnswerError, answerContent, answerFields, emptyValues, type FieldValue } from './answerFields.js';
 
 /** A tool's question to the person (e.g. an MCP elicitation): answer, decline or cancel. */
 export function QuestionForm({ task }: { task: Task }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const asked = useRemote((c) => c.call('tasks.question', { taskId: task.id }), [task.id, task.updatedAt]);
   const question = asked.data?.question;
   if (asked.status === 'error') return <StateView kind="error" message={t('state.error', { message: asked.error ?? '' })} />;
-  if (!question || !client) return null; // waiting for something else (e.g. a check review)
+  if (!question) return null; // waiting for something else (e.g. a check review)
   return <QuestionFields key={question.id} question={question} />;
 }
 
 function QuestionFields({ question }: { question: UserQuestion }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const fields = useMemo(() => answerFields(question.requestedSchema), [question]);
   const [values, setValues] = useState<Record<string, FieldValue>>(() => emptyValues(fields));
-  const action = useAction();
-  useEffect(() => setValues(emptyValues(fields)), [fields]);
+  const action = useClientAction();
 
   const respond = (answer: 'accept' | 'decline' | 'cancel') =>
-    action.run(async () => {
-      if (!client) return;
+    action.withClient(async (client) => {
       let content;
       try {
         content = answer === 'accept' ? answerContent(fields, values) : undefined;

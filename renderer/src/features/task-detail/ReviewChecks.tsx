@@ -5,7 +5,7 @@ import { ActionError } from '../ActionError.js';
 import { ChecksEditor } from '../tasks/ChecksEditor.js';
 import { DraftError, fromCheck, toCheck, type CheckDraft } from '../tasks/checkDrafts.js';
 import { useApp, useT } from '../useApp.js';
-import { useAction } from '../useRemote.js';
+import { useClientAction } from '../useRemote.js';
 
 /** True when a goal task waits for its proposed acceptance checks to be reviewed. */
 export function waitsForCheckReview(task: Task): boolean {
@@ -18,27 +18,26 @@ export function waitsForCheckReview(task: Task): boolean {
  */
 export function ReviewChecks({ task }: { task: Task }) {
   const t = useT();
-  const client = useApp((s) => s.client);
   const trace = useApp((s) => s.traces[task.id]);
   const loadTrace = useApp((s) => s.loadTrace);
   const applyTask = useApp((s) => s.applyTask);
-  const action = useAction();
+  const action = useClientAction();
   const proposal = useMemo(() => {
     const proposed = trace?.events.filter((e) => e.type === 'intent.proposed').at(-1);
     return (proposed?.data as { checks?: AcceptanceCheck[] } | undefined)?.checks;
   }, [trace]);
-  const [drafts, setDrafts] = useState<CheckDraft[]>();
+  // The user's edits once there are any; until then the proposal itself.
+  const [edited, setDrafts] = useState<CheckDraft[]>();
+  const drafts = useMemo(() => edited ?? proposal?.map(fromCheck), [edited, proposal]);
 
+  // Mounted once the task waits for this review, so its trace already holds the proposal.
   useEffect(() => {
     void loadTrace(task.id);
-  }, [task.id, task.updatedAt, loadTrace]);
-  useEffect(() => {
-    if (proposal && drafts === undefined) setDrafts(proposal.map(fromCheck));
-  }, [proposal, drafts]);
+  }, [task.id, loadTrace]);
 
   const accept = () =>
-    action.run(async () => {
-      if (!client || !drafts) return;
+    action.withClient(async (client) => {
+      if (!drafts) return;
       let checks: AcceptanceCheck[];
       try {
         checks = drafts.map(toCheck);
