@@ -46,7 +46,6 @@ export function registerQueue(program: Command): void {
               budget: { ...rt.options.config.budget, ...playbook.budget },
               ...(opts.agent && { agent: opts.agent }), // an unknown agent or profile is refused here
             });
-            if (opts.agent) scheduler.agents.assign(task.id, opts.agent);
             scheduler.queue.add(task.id, { ...(opts.agent && { agentId: opts.agent }) });
             return task.id;
           }),

@@ -97,7 +97,6 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
     return rt.store.transaction(() => {
       const task = rt.engine.create(childSpec(rt, agent, child));
       rt.store.tasks.setParent(task.id, ctx.taskId);
-      agents.repo.assign(task.id, agent.name);
       agents.repo.recordDelegation(
         { parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name },
         new Date(clock.now()).toISOString(),
@@ -154,7 +153,7 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
     }),
     availability: () => ({ available: true }),
     execute: async (args, ctx) => {
-      const chain = agentChain(rt.store, agents.repo, ctx.taskId);
+      const chain = agentChain(rt.store, ctx.taskId);
       const started = args.children.map((child, i) => startOrFind(ctx, child, i, chain));
       const ended = await Promise.all(started.map((c) => runChild(c.taskId, args.timeoutMs, ctx.signal)));
       const outcomes: ChildOutcome[] = ended.map((task, i) => ({

@@ -1,18 +1,17 @@
 import type { Store } from '../store/store.js';
-import type { AgentRepo } from '../store/agentRepo.js';
 import { ToolError } from '../tools/types.js';
 
 /** How deep sub-agents may nest: a parent, its child, its grandchild. */
 export const MAX_DELEGATION_DEPTH = 3;
 
 /** The agents from the root task down to `taskId` (tasks running as no agent show as `(none)`). */
-export function agentChain(store: Store, agents: AgentRepo, taskId: string): string[] {
+export function agentChain(store: Store, taskId: string): string[] {
   const chain: string[] = [];
   const seen = new Set<string>();
   for (let id: string | undefined = taskId; id !== undefined && !seen.has(id);) {
     seen.add(id);
     const task = store.tasks.get(id);
-    chain.unshift(agents.agentOf(id) ?? '(none)');
+    chain.unshift(task?.agent ?? '(none)');
     id = task?.parentId;
   }
   return chain;

@@ -4,27 +4,21 @@ import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
 import { parsePlaybook } from '../planning/playbook/parse.js';
 import { hasScope } from '../policy/scopes.js';
-import type { ParsedParams, Scope, Task } from '../../contract/index.js';
+import type { ParsedParams, Scope } from '../../contract/index.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
-import { AgentRepo } from '../store/agentRepo.js';
 import type { Handlers } from './handlers.js';
 
 type CreateParams = ParsedParams<'tasks.create'>;
 type CreateOptions = Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace'>;
 
-/** The options every task kind shares; an unknown agent is refused before anything is stored. */
-function taskOptions(rt: AgentRuntime, p: CreateParams): CreateOptions {
-  if (p.agent !== undefined && !new AgentRepo(rt.store.db).get(p.agent)) throw new AgentDeskError('not_found', `no agent named ${p.agent}`);
+/** The options every task kind shares (the engine refuses an unknown agent or profile before storing anything). */
+function taskOptions(p: CreateParams): CreateOptions {
   return {
     ...(p.agent !== undefined && { agent: p.agent }),
     ...(p.policyProfile !== undefined && { policyProfile: p.policyProfile }),
     ...(p.sandbox !== undefined && { sandbox: p.sandbox }),
     ...(p.workspace !== undefined && { workspace: p.workspace }),
   };
-}
-
-function recordAgent(rt: AgentRuntime, task: Task): void {
-  if (task.agent !== undefined) new AgentRepo(rt.store.db).assign(task.id, task.agent);
 }
 
 function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly Scope[], options: CreateOptions) {
@@ -44,7 +38,6 @@ function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly 
     budget: { ...rt.options.config.budget, ...playbook.budget, ...p.budget },
     ...options,
   });
-  recordAgent(rt, task);
   return { id: task.id, secrets: inputs.secrets };
 }
 
@@ -56,7 +49,6 @@ function createGoalTask(rt: AgentRuntime, goal: string, p: CreateParams, options
     budget: { ...rt.options.config.budget, ...p.budget },
     ...options,
   });
-  recordAgent(rt, task);
   return { id: task.id, secrets: {} };
 }
 
@@ -74,7 +66,7 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
       methods: rt.dispatcher.methods(),
     }),
     'tasks.create': (p, ctx) => {
-      const options = taskOptions(rt, p);
+      const options = taskOptions(p);
       const task = p.goal !== undefined ? createGoalTask(rt, p.goal, p, options) : createPlaybookTask(rt, p, ctx.scopes, options);
       if (p.start) engine.start(task.id, { secrets: task.secrets });
       return engine.get(task.id);

@@ -189,7 +189,6 @@ export class Scheduler {
       const agent = agentOfJob(job, (name) => this.agents.get(name));
       const built = buildCronTarget(this.rt, job, agent);
       taskId = this.rt.engine.create(built.spec).id;
-      if (agent) this.agents.assign(taskId, agent.name);
     } catch (error) {
       const reason = blockedReason(error);
       const { nextRunAt: _next, ...rest } = job;

@@ -48,17 +48,17 @@ export class AgentRepo {
     return this.db.prepare('DELETE FROM agents WHERE name = ?').run(name).changes > 0;
   }
 
-  /** Records which agent a task runs as. */
+  /**
+   * Sets the agent of a task created without one (tasks normally get theirs at creation). The
+   * task row is the one record since migration 005, which copied the older `task_agents` rows.
+   */
   assign(taskId: string, agent: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO task_agents (task_id, agent) VALUES (?, ?)').run(taskId, agent);
     this.db.prepare('UPDATE tasks SET agent = ? WHERE id = ?').run(agent, taskId);
   }
 
-  /** The agent a task runs as, if any: the task's own column (migration 005), else the older side table. */
+  /** The agent a task runs as, if any. */
   agentOf(taskId: string): string | undefined {
-    const row = this.db
-      .prepare('SELECT COALESCE(t.agent, a.agent) AS agent FROM tasks t LEFT JOIN task_agents a ON a.task_id = t.id WHERE t.id = ?')
-      .get(taskId) as { agent: string | null } | undefined;
+    const row = this.db.prepare('SELECT agent FROM tasks WHERE id = ?').get(taskId) as { agent: string | null } | undefined;
     return row?.agent ?? undefined;
   }
 
