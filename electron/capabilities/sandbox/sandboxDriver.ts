@@ -69,10 +69,7 @@ export class SandboxDriver {
 
   /** This owner's sandboxes on the engine (any process). */
   async list(): Promise<SandboxInfo[]> {
-    const containers = await this.docker.listContainers({
-      all: true,
-      filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] },
-    });
+    const containers = await this.ownContainers();
     return containers.map((c) => {
       const task = taskOf(c);
       return {
@@ -102,7 +99,7 @@ export class SandboxDriver {
    * browser and files as they were), or undefined when there is none or it does not answer.
    */
   async adopt(task: string): Promise<DesktopSandbox | undefined> {
-    const found = (await this.ownContainers(true)).find(
+    const found = (await this.ownContainers()).find(
       (c) => taskOf(c) === task && c.State === 'running' && !this.heldElsewhere(c) && ![...this.live].some((s) => s.id === c.Id),
     );
     if (!found) return undefined;
@@ -149,10 +146,8 @@ export class SandboxDriver {
    */
   async reapOrphans(keep: (task: string) => boolean = () => false): Promise<string[]> {
     const reaped: string[] = [];
-    for (const c of await this.ownContainers(true)) {
-      const pid = Number(c.Labels[LABELS.pid] ?? 0);
-      if (c.Labels[LABELS.host] !== os.hostname()) continue; // its owner's pid means nothing here
-      if (pid === process.pid || processAlive(pid)) continue;
+    for (const c of await this.ownContainers()) {
+      if (c.Labels[LABELS.pid] === String(process.pid) || this.heldElsewhere(c)) continue; // ours, or a live owner's
       const task = taskOf(c);
       if (task && c.State === 'running' && keep(task)) continue; // its task may resume and adopt it
       await this.docker
@@ -164,11 +159,11 @@ export class SandboxDriver {
     return reaped;
   }
 
-  private ownContainers(all: boolean): Promise<Docker.ContainerInfo[]> {
-    return this.docker.listContainers({ all, filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] } });
+  private ownContainers(): Promise<Docker.ContainerInfo[]> {
+    return this.docker.listContainers({ all: true, filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] } });
   }
 
-  /** Created by another live runtime process on this host: that process still drives it. */
+  /** Created on another host, or by another live runtime process here: its creator still drives it. */
   private heldElsewhere(c: Docker.ContainerInfo): boolean {
     const pid = Number(c.Labels[LABELS.pid] ?? 0);
     return c.Labels[LABELS.host] !== os.hostname() || (pid !== process.pid && processAlive(pid));

@@ -46,6 +46,7 @@ function runsConcurrently(deps: EngineDeps, host: ExecutorHost, calls: readonly 
         ...(decision.tool !== undefined && { tool: decision.tool }),
         ...(decision.capability !== undefined && { capability: decision.capability }),
         args: decision.args,
+        task, // route as the executor will: among the tools the task's agent may use
       }).candidates[0];
     } catch {
       return false; // the executor records why it cannot be routed, in order

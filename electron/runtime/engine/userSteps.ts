@@ -1,5 +1,6 @@
 import type { Step } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
+import { stepIdentity } from './stepRecord.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import type { Store } from '../store/store.js';
@@ -43,14 +44,13 @@ export function recordUserStep(deps: UserStepDeps, taskId: string, action: UserA
   const index = Math.max(USER_STEP_INDEX_BASE, ...existing.map((s) => s.index + 1));
   const status = action.error === undefined ? 'completed' : 'failed';
   const step: Step = deps.redactor.value({
-    id: `stp_${taskId.replace(/^tsk_/, '')}_${index}_1`,
+    ...stepIdentity(taskId, index, 1),
     taskId,
     index,
     attempt: 1,
     tool: action.tool,
     args: action.args,
     status,
-    idempotencyKey: `${taskId}:${index}`,
     readOnly: false,
     idempotent: false,
     ...(action.output !== undefined && { output: action.output, outputDigest: quickDigestOf(action.output) }),
