@@ -11,8 +11,9 @@ export interface FetchedResponse {
 }
 
 /**
- * fetch that follows redirects only when `follow` is set and only to the same hostname: the
- * policy gate approved this host, and a redirect elsewhere must not bypass its allowlist.
+ * fetch that follows redirects only when `follow` is set and only within the same origin
+ * (scheme, host and port): the policy gate approved this host:port, and a redirect elsewhere —
+ * the same host on another port included — must not bypass its allowlist.
  * Any other redirect is returned as the response, with its Location header.
  */
 export async function fetchFollowingSameHost(url: URL, init: RequestInit, follow: boolean): Promise<FetchedResponse> {
@@ -20,7 +21,7 @@ export async function fetchFollowingSameHost(url: URL, init: RequestInit, follow
   for (let hops = 0; ; hops += 1) {
     const response = await fetch(current, { ...init, redirect: 'manual' });
     const next = follow && hops < MAX_REDIRECTS ? redirectTarget(response, current) : undefined;
-    if (next === undefined || next.hostname !== url.hostname) return { response, url: current };
+    if (next === undefined || next.origin !== url.origin) return { response, url: current };
     await response.body?.cancel().catch(() => undefined);
     current = next;
   }

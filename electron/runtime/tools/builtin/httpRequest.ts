@@ -45,7 +45,7 @@ export type HttpRequestArgs = z.infer<typeof HttpRequestInputSchema>;
 
 /** What `http.request` returns; a non-2xx status is a result, not an error. */
 export interface HttpRequestOutput {
-  /** The URL the response came from (after same-host redirects). */
+  /** The URL the response came from (after same-origin redirects). */
   url: string;
   status: number;
   ok: boolean;

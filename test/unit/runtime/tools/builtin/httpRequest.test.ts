@@ -13,6 +13,9 @@ interface SeenRequest {
 
 let server: http.Server;
 let base: string;
+/** The same host on another port: another origin, whose own log counts what reached it. */
+let otherPort: http.Server;
+const otherSeen: string[] = [];
 const seen: SeenRequest[] = [];
 
 /** A small real server: each path is one behaviour the tests need. */
@@ -46,6 +49,10 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
       res.writeHead(302, { Location: '/json' });
       res.end();
       return;
+    case '/redirect-other-port':
+      res.writeHead(302, { Location: `http://127.0.0.1:${(otherPort.address() as AddressInfo).port}/json` });
+      res.end();
+      return;
     case '/redirect-away':
       res.writeHead(302, { Location: 'http://elsewhere.invalid/json' });
       res.end();
@@ -63,11 +70,15 @@ beforeAll(async () => {
     req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  otherPort = http.createServer((req, res) => (otherSeen.push(req.url ?? ''), res.end('other')));
+  await new Promise<void>((resolve) => otherPort.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
+  otherPort.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => otherPort.close(resolve));
 });
 
 const request = (args: unknown, ctx = toolContext('/unused')) => runTool<unknown, HttpRequestOutput>(httpRequestTool, args, ctx);
@@ -167,6 +178,12 @@ describe('http.request', () => {
     const result = await request({ url: `${base}/redirect-away` });
     expect(result.status).toBe(302);
     expect(result.headers.location).toBe('http://elsewhere.invalid/json');
+  });
+
+  it('a redirect to the same host on another port is another origin: returned, never reached', async () => {
+    const result = await request({ url: `${base}/redirect-other-port` });
+    expect(result.status).toBe(302);
+    expect(otherSeen).toEqual([]);
   });
 
   it('a GET with a body is rejected by the schema at args.body', () => {
