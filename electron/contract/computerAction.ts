@@ -9,6 +9,9 @@ const Coord = z.number().int().min(0).max(16_384);
 /** A point in model space. */
 export const ModelPointSchema = z.object({ x: Coord, y: Coord }).strict();
 
+/** A computer action's name. */
+export type ComputerActionName = 'screenshot' | 'cursor_position' | 'move' | 'click' | 'drag' | 'scroll' | 'type' | 'key' | 'wait';
+
 /** One computer action. */
 export const ComputerActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('screenshot') }).strict(),
@@ -41,8 +44,33 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
 ]);
 /** One computer action. */
 export type ComputerAction = z.infer<typeof ComputerActionSchema>;
-/** A computer action's name. */
-export type ComputerActionName = ComputerAction['action'];
+
+/** The action names, in the order of `ComputerActionSchema`. */
+export const COMPUTER_ACTION_NAMES = ComputerActionSchema.options.map((o) => o.shape.action.value);
+
+/**
+ * The `computer` tool's input as a model sees it: ONE object with `action` and every field
+ * optional, because the real APIs reject a top-level `oneOf` (Anthropic: "input_schema does not
+ * support oneOf, allOf, or anyOf at the top level"; OpenAI: "schema must be a JSON Schema of
+ * 'type: \"object\"'"). It parses into `ComputerActionSchema`, so each action still gets only
+ * its own fields.
+ */
+export const ComputerToolInputSchema = z
+  .object({
+    action: z.enum(COMPUTER_ACTION_NAMES as [ComputerActionName, ...ComputerActionName[]]),
+    x: Coord.optional().describe('click, move, scroll: x in screenshot pixels'),
+    y: Coord.optional().describe('click, move, scroll: y in screenshot pixels'),
+    button: z.enum(['left', 'right', 'middle']).optional().describe('click: mouse button (left)'),
+    count: z.number().int().min(1).max(3).optional().describe('click: 2 = double click (1)'),
+    path: z.array(ModelPointSchema).min(2).max(100).optional().describe('drag: the points to drag through'),
+    dx: z.number().int().min(-100).max(100).optional().describe('scroll: wheel steps right (+) / left (-)'),
+    dy: z.number().int().min(-100).max(100).optional().describe('scroll: wheel steps down (+) / up (-)'),
+    text: z.string().min(1).max(20_000).optional().describe('type: the text (any language)'),
+    keys: z.array(KeyNameSchema).min(1).max(6).optional().describe('key: keys pressed together, e.g. ["ctrl","a"]'),
+    timeoutMs: z.number().int().min(50).max(60_000).optional().describe('wait: at most this long for the screen to settle'),
+  })
+  .strict()
+  .pipe(ComputerActionSchema);
 
 /** What a computer action returns to the planner. */
 export const ComputerActionResultSchema = z.object({

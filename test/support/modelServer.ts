@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { renderAnthropic } from './modelServerAnthropic.js';
 import { renderChat } from './modelServerChat.js';
 import { renderResponses } from './modelServerResponses.js';
+import { rejectionOf, type Rejection } from './modelServerRules.js';
 
 /** A scripted tool call; `arguments` may be invalid JSON text on purpose. */
 export interface ScriptedToolCall {
@@ -66,10 +67,13 @@ export interface SseWriter {
 /**
  * The sanctioned stand-in for a model service: a real HTTP server on 127.0.0.1 that speaks
  * Chat Completions, Responses and Anthropic Messages (JSON and SSE) with scripted answers.
- * The official SDKs are pointed at it by base URL.
+ * The official SDKs are pointed at it by base URL. It is as strict as the real services: a
+ * request they would reject (tool schemas, images, headers, unanswered tool calls) gets their 400.
  */
 export class ModelServer {
   readonly requests: ReceivedRequest[] = [];
+  /** Requests answered 400/401 because the real service would reject them (see modelServerRules.ts). */
+  readonly rejections: ({ route: ModelRoute } & Rejection)[] = [];
   /** Requests whose client went away before an answer (cancellation). */
   abandoned = 0;
   private readonly queues: Record<ModelRoute, ScriptedReply[]> = { chat: [], messages: [], responses: [] };
@@ -119,6 +123,11 @@ export class ModelServer {
     if (!route) return json(res, 404, { error: { message: `no route ${req.url}` } });
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
     this.requests.push({ route, path: requestPath, headers: req.headers, body });
+    const rejected = rejectionOf(route, body, req.headers);
+    if (rejected) {
+      this.rejections.push({ route, ...rejected });
+      return json(res, rejected.status, rejected.body);
+    }
     const reply = this.queues[route].shift();
     if (!reply) return json(res, 500, { error: { type: 'server_error', message: `model server: no scripted reply left for ${route}` } });
     if ('status' in reply) {

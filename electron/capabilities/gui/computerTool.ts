@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { ComputerAction, ComputerActionResult, RiskClass } from '../../contract/index.js';
-import { ComputerActionSchema } from '../../contract/index.js';
+import { ComputerToolInputSchema } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
 import { ToolError, type CallClassification, type Tool } from '../../runtime/tools/types.js';
 import { abortable } from './abortable.js';
@@ -129,7 +129,7 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
     risk: 'payment',
     readOnly: false,
     idempotent: false,
-    input: ComputerActionSchema,
+    input: ComputerToolInputSchema,
     classify: (args, ctx) => classifyAction(args, desktops.peek(ctx.workspace)),
     availability: () =>
       dockerConfigured() ? { available: true } : { available: false, reason: 'no Docker engine (no /var/run/docker.sock, no DOCKER_HOST)' },

@@ -1,3 +1,4 @@
+import { toModelToolSchema } from '../../models/toolSchema.js';
 import type { ModelToolDefinition } from '../../models/types.js';
 import { describeTool } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
@@ -39,7 +40,7 @@ export function buildCatalog(tools: readonly AnyTool[]): ToolCatalog {
 function definitionOf(name: string, tool: AnyTool): ModelToolDefinition {
   const descriptor = describeTool(tool);
   const traits = [`risk: ${tool.risk}`, tool.readOnly ? 'read-only' : 'has side effects'].join(', ');
-  return { name, description: `${tool.description} (${traits})`, inputSchema: withoutMeta(descriptor.inputSchema) };
+  return { name, description: `${tool.description} (${traits})`, inputSchema: toModelToolSchema(withoutMeta(descriptor.inputSchema)) };
 }
 
 /** `$schema` adds bytes and nothing a model uses. */
