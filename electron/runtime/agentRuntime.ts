@@ -23,6 +23,7 @@ import type { AnyTool } from './tools/types.js';
 import { Redactor } from './trace/redactor.js';
 import { TraceLog } from './trace/traceLog.js';
 import { runChecks } from './verify/index.js';
+import { gatedCheckRunner } from './verify/checkGate.js';
 
 /** What an entry point (CLI, Electron main, tests) provides to open a runtime. */
 export interface RuntimeOptions {
@@ -70,7 +71,8 @@ export class AgentRuntime {
   constructor(readonly options: RuntimeOptions) {
     const clock = options.clock ?? systemClock;
     this.startedAt = new Date(clock.now()).toISOString();
-    this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability);
+    // Every value the store writes passes the redactor: no known secret reaches the disk.
+    this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.registry = new ToolRegistry();
     for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
@@ -94,7 +96,8 @@ export class AgentRuntime {
       router: new ToolRouter(this.registry),
       gate,
       approvals: this.approvals,
-      runChecks: options.runChecks ?? runChecks,
+      // Every runner, the desktop's included, sits behind the network gate for URL checks.
+      runChecks: gatedCheckRunner(options.runChecks ?? runChecks, options.config.policy.networkAllow),
       plans: options.plans ? options.plans(playbookPlanFactory(this.registry)) : playbookPlanFactory(this.registry),
       ...(options.services && { services: options.services }),
       emit,

@@ -1,5 +1,6 @@
 import type { AcceptanceCheck, CheckResult, EventName, EventPayloads, PlaybookService, Task } from '../../contract/index.js';
 import type { Planner } from '../planning/planner.js';
+import type { CheckRunContext } from '../verify/checkGate.js';
 
 /** Publishes a contract event (the gateway's event bus implements it). */
 export type Emit = <E extends EventName>(name: E, payload: EventPayloads[E]) => void;
@@ -41,4 +42,4 @@ export interface TaskPlan {
 export type PlanFactory = (task: Task) => TaskPlan;
 
 /** Runs acceptance checks. */
-export type CheckRunner = (checks: readonly AcceptanceCheck[], ctx: { workspace: string; signal: AbortSignal }) => Promise<CheckResult[]>;
+export type CheckRunner = (checks: readonly AcceptanceCheck[], ctx: CheckRunContext) => Promise<CheckResult[]>;

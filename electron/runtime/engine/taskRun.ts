@@ -260,7 +260,9 @@ export class TaskRun {
       env: this.templateEnv(),
       task: this.task,
     });
-    const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal });
+    // URL checks may reach the same hosts as the task's tools: its playbook's own services.
+    const networkAllow = Object.values(this.services?.urls ?? {}).map((url) => new URL(url).host);
+    const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal, networkAllow });
     for (const r of results) this.trace('check.result', { ...r });
     this.deps.store.tasks.setChecks(this.taskId, results, isoAt(this.deps.clock.now()));
     const failed = results.filter((r) => !r.passed);

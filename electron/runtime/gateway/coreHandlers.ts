@@ -4,6 +4,7 @@ import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
 import { parsePlaybook } from '../planning/playbook/parse.js';
 import { hasScope } from '../policy/scopes.js';
+import { assertChecksPermitted } from '../verify/checkAdmission.js';
 import type { ParsedParams, Scope } from '../../contract/index.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import type { Handlers } from './handlers.js';
@@ -29,6 +30,7 @@ function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly 
   if (playbook.services.length > 0 && !hasScope(scopes, 'operator.admin')) {
     throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
   }
+  assertChecksPermitted(playbook.acceptance, scopes, 'tasks.create');
   const inputs = bindInputs(playbook, p.inputs);
   const task = rt.engine.create({
     title: p.title ?? playbook.name,
@@ -67,6 +69,7 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
     }),
     'tasks.create': (p, ctx) => {
       const options = taskOptions(p);
+      assertChecksPermitted(p.checks ?? [], ctx.scopes, 'tasks.create');
       const task = p.goal !== undefined ? createGoalTask(rt, p.goal, p, options) : createPlaybookTask(rt, p, ctx.scopes, options);
       if (p.start) engine.start(task.id, { secrets: task.secrets });
       return engine.get(task.id);

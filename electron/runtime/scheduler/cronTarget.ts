@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Agent, CronJob, CronJobSpec } from '../../contract/index.js';
+import type { AcceptanceCheck, Agent, CronJob, CronJobSpec } from '../../contract/index.js';
 import type { AgentRuntime } from '../agentRuntime.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
@@ -11,6 +11,8 @@ import { parsePlaybook } from '../planning/playbook/parse.js';
 export interface BuiltTarget {
   spec: TaskSpec;
   startsServices: boolean;
+  /** The acceptance checks the job's tasks will carry (a goal's checks, a playbook's acceptance). */
+  checks: readonly AcceptanceCheck[];
 }
 
 function readPlaybookFile(file: string): string {
@@ -42,7 +44,7 @@ export function buildCronTarget(
       ...(model !== undefined && { model }),
       ...(checks !== undefined && { acceptance: checks }),
     };
-    return { spec: { title, plan, inputs: {}, budget, ...workspace }, startsServices: false };
+    return { spec: { title, plan, inputs: {}, budget, ...workspace }, startsServices: false, checks: checks ?? [] };
   }
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
   const source = job.target.source ?? readPlaybookFile(file!);
@@ -61,6 +63,7 @@ export function buildCronTarget(
       ...workspace,
     },
     startsServices: playbook.services.length > 0,
+    checks: playbook.acceptance,
   };
 }
 

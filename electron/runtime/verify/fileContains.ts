@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { describeFileError, resolveInWorkspace } from './fileAccess.js';
+import { describeFileError } from './fileAccess.js';
 import { measureCheck, truncate, type Observation } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
+import { confineToWorkspace } from './workspacePath.js';
 
 /** How much of the file a failed check shows. */
 const EXCERPT = 300;
@@ -14,7 +15,9 @@ export const fileContainsVerifier: Verifier<CheckOf<'file_contains'>> = {
   type: 'file_contains',
   run: (check, ctx) =>
     measureCheck(check, async () => {
-      const target = resolveInWorkspace(ctx.workspace, check.path);
+      const confined = await confineToWorkspace(ctx.workspace, check.path);
+      if ('refusal' in confined) return { passed: false, output: confined.refusal };
+      const target = confined.path;
       let content: string;
       try {
         content = await readFile(target, { encoding: 'utf8', signal: ctx.signal });

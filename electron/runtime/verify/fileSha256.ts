@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { describeFileError, resolveInWorkspace } from './fileAccess.js';
+import { describeFileError } from './fileAccess.js';
 import { measureCheck } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
+import { confineToWorkspace } from './workspacePath.js';
 
 /** `file_sha256`: a file's SHA-256 equals the expected digest (hex, any case). */
 export const fileSha256Verifier: Verifier<CheckOf<'file_sha256'>> = {
   type: 'file_sha256',
   run: (check, ctx) =>
     measureCheck(check, async () => {
-      const target = resolveInWorkspace(ctx.workspace, check.path);
+      const confined = await confineToWorkspace(ctx.workspace, check.path);
+      if ('refusal' in confined) return { passed: false, output: confined.refusal };
+      const target = confined.path;
       let actual: string;
       try {
         actual = await sha256Of(target, ctx.signal);

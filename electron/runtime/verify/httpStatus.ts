@@ -10,7 +10,12 @@ export const httpStatusVerifier: Verifier<CheckOf<'http_status'>> = {
       const expected = Array.isArray(check.status) ? check.status : [check.status];
       let response: Response;
       try {
-        response = await fetchForCheck(check.url, { method: check.method, timeoutMs: check.timeoutMs, signal: ctx.signal });
+        response = await fetchForCheck(check.url, {
+          method: check.method,
+          timeoutMs: check.timeoutMs,
+          signal: ctx.signal,
+          ...(ctx.permitUrl && { permitUrl: ctx.permitUrl }),
+        });
       } catch (error) {
         return { passed: false, output: describeFetchError(error, check.timeoutMs) };
       }

@@ -9,7 +9,14 @@ import { measureCheck } from './measure.js';
 import type { CheckContext, Verifier } from './types.js';
 
 export { defaultCheckName } from './checkName.js';
+export { assertChecksPermitted } from './checkAdmission.js';
+export { gatedCheckRunner, type CheckRunContext } from './checkGate.js';
 export type { CheckContext, CheckOf, Verifier } from './types.js';
+
+// A sandbox check run on the host would test (or execute on) the wrong machine.
+const NO_DESKTOP =
+  'not run: this check says sandbox: true, but this runtime has no desktop sandbox wired (Docker); ' +
+  'it never runs on the host instead — run the task with the desktop tier (agent-desk run/serve with Docker) or drop sandbox: true';
 
 /** The built-in verifiers, one per acceptance check type. */
 export const builtinVerifiers: readonly Verifier[] = [
@@ -35,7 +42,9 @@ export async function runChecks(
   for (const check of checks) {
     const verifier = byType.get(check.type);
     results.push(
-      verifier === undefined
+      check.sandbox === true
+        ? await measureCheck(check, async () => ({ passed: false, output: NO_DESKTOP }))
+        : verifier === undefined
         ? await measureCheck(check, async () => ({ passed: false, output: `no verifier for check type ${check.type}` }))
         : await verifier.run(check, ctx).catch((error: unknown) => measureCheck(check, () => Promise.reject(error))),
     );

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { describeFileError, resolveInWorkspace } from './fileAccess.js';
+import { describeFileError } from './fileAccess.js';
 import { describeFetchError, fetchForCheck } from './httpRequest.js';
 import { previewJson, queryJson } from './jsonQuery.js';
 import { measureCheck, truncate, type Observation } from './measure.js';
 import type { CheckContext, CheckOf, Verifier } from './types.js';
+import { confineToWorkspace } from './workspacePath.js';
 
 type JsonPathCheck = CheckOf<'json_path'>;
 
@@ -41,7 +42,9 @@ function evaluate(check: JsonPathCheck, json: unknown): Observation {
 
 async function loadDocument(check: JsonPathCheck, ctx: CheckContext): Promise<{ json: unknown } | { failure: string }> {
   if (check.file !== undefined) {
-    const target = resolveInWorkspace(ctx.workspace, check.file);
+    const confined = await confineToWorkspace(ctx.workspace, check.file);
+    if ('refusal' in confined) return { failure: confined.refusal };
+    const target = confined.path;
     try {
       return parseJson(await readFile(target, { encoding: 'utf8', signal: ctx.signal }), target);
     } catch (error) {
@@ -50,7 +53,12 @@ async function loadDocument(check: JsonPathCheck, ctx: CheckContext): Promise<{ 
   }
   const url = check.url ?? '';
   try {
-    const response = await fetchForCheck(url, { method: 'GET', timeoutMs: check.timeoutMs, signal: ctx.signal });
+    const response = await fetchForCheck(url, {
+      method: 'GET',
+      timeoutMs: check.timeoutMs,
+      signal: ctx.signal,
+      ...(ctx.permitUrl && { permitUrl: ctx.permitUrl }),
+    });
     const body = await response.text();
     // A non-2xx answer is not the document the check is about, whatever its body says.
     if (!response.ok) return { failure: `${url} answered HTTP ${response.status}: ${JSON.stringify(truncate(body, PREVIEW))}` };
