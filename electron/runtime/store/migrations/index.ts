@@ -3,6 +3,7 @@ import { scheduler } from './002_scheduler.js';
 import { memory } from './003_memory.js';
 import { agents } from './004_agents.js';
 import { taskOptions } from './005_task_options.js';
+import { plannerState } from './006_planner_state.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
 export interface Migration {
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'memory', sql: memory },
   { version: 4, name: 'agents', sql: agents },
   { version: 5, name: 'task_options', sql: taskOptions },
+  { version: 6, name: 'planner_state', sql: plannerState },
 ];
