@@ -3,12 +3,19 @@ import { ApprovalRepo } from './approvalRepo.js';
 import { openDatabase, type Durability } from './database.js';
 import { GrantRepo } from './grantRepo.js';
 import { IdempotencyRepo } from './idempotencyRepo.js';
+import { redactingDatabase } from './redactingDatabase.js';
 import { StepRepo } from './stepRepo.js';
 import { TaskRepo } from './taskRepo.js';
 import { TraceRepo } from './traceRepo.js';
+import { Redactor } from '../trace/redactor.js';
 
-/** The runtime's durable state: one SQLite file, one repository per table. */
+/**
+ * The runtime's durable state: one SQLite file, one repository per table. Every value written
+ * (or looked up) passes the redactor first — the one place secrets are kept off the disk.
+ */
 export class Store {
+  /** The database as repositories use it: every bound value redacted. */
+  readonly db: Database.Database;
   readonly tasks: TaskRepo;
   readonly steps: StepRepo;
   readonly approvals: ApprovalRepo;
@@ -18,7 +25,12 @@ export class Store {
   // One wrapper for every transaction: building it per call costs as much as a small commit.
   private readonly runInTransaction: (fn: () => unknown) => unknown;
 
-  constructor(readonly db: Database.Database) {
+  constructor(
+    raw: Database.Database,
+    readonly redactor: Redactor = new Redactor(),
+  ) {
+    const db = redactingDatabase(raw, redactor);
+    this.db = db;
     this.tasks = new TaskRepo(db);
     this.steps = new StepRepo(db);
     this.approvals = new ApprovalRepo(db);
@@ -29,8 +41,8 @@ export class Store {
   }
 
   /** Opens the store at a file path (`:memory:` for throwaway use). */
-  static open(file: string, durability?: Durability): Store {
-    return new Store(openDatabase(file, durability));
+  static open(file: string, durability?: Durability, redactor?: Redactor): Store {
+    return new Store(openDatabase(file, durability), redactor);
   }
 
   /** Runs `fn` in one write transaction: all of it lands, or none. */

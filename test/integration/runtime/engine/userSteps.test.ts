@@ -68,6 +68,6 @@ describe('steps a person performed (takeover)', () => {
     });
     const stored = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 100)]);
     expect(stored).not.toContain('correct horse');
-    expect(stored).toContain('[REDACTED:typed_by_user]');
+    expect(stored).toContain('[secret:typed_by_user]');
   });
 });

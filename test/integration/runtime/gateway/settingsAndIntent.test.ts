@@ -83,7 +83,7 @@ describe('settings.* and secrets.* over RPC', () => {
     ];
     expect(results).toEqual([{ name: 'local-key' }, { names: ['local-key'] }, { deleted: false }]);
     expect(JSON.stringify(results)).not.toContain(KEY);
-    expect(h.rt.redactor.text(`key=${KEY}`)).toBe('key=[REDACTED:local-key]');
+    expect(h.rt.redactor.text(`key=${KEY}`)).toBe('key=[secret:local-key]');
   });
 });
 
@@ -126,7 +126,7 @@ describe('goal tasks wired to configured models', () => {
       taskId: created.id,
     });
     expect(steps.find((s) => s.index === 0)).toMatchObject({ tokens: 1100, costUsd: (1000 + 2 * 100) / 1e6 });
-    expect(JSON.stringify(steps)).toContain('[REDACTED:local-key]');
+    expect(JSON.stringify(steps)).toContain('[secret:local-key]');
 
     expect(server.received('chat').map((r) => r.headers.authorization)).toEqual(Array(3).fill(`Bearer ${KEY}`));
     expect(JSON.stringify(await traceOf(created.id))).not.toContain(KEY);

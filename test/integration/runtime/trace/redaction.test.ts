@@ -45,10 +45,10 @@ steps:
       expect(done.inputs).toEqual({ apiKey: '[secret:apiKey]' });
 
       const steps = h.rt.engine.steps(task.id);
-      expect(JSON.stringify(steps[0]!.args)).toContain('[REDACTED:apiKey]');
-      expect(JSON.stringify(steps[0]!.output)).toContain('Bearer [REDACTED:apiKey]');
+      expect(JSON.stringify(steps[0]!.args)).toContain('[secret:apiKey]');
+      expect(JSON.stringify(steps[0]!.output)).toContain('Bearer [secret:apiKey]');
       const trace = JSON.stringify(h.rt.trace.page(task.id, 0, 1000).events);
-      expect(trace).toContain('[REDACTED:apiKey]');
+      expect(trace).toContain('[secret:apiKey]');
       expect(trace).not.toContain(SECRET);
 
       await h.rt.close();
