@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
+import { openRuntime } from '../../capabilities/composition/openRuntime.js';
 import { runEvalSuite } from '../../runtime/evaluation/evalRunner.js';
+import { isSecuritySuite } from '../../runtime/evaluation/security/loadSecuritySuite.js';
+import { runSecuritySuite } from '../../runtime/evaluation/security/securityRunner.js';
+import { securityHolds, type SecurityReport } from '../../runtime/evaluation/security/securityReport.js';
 import { EXIT, printJson, reportError } from '../output.js';
 
 /** `agent-desk eval <suite-dir>`: runs an evaluation suite and reports completion, failures, tokens and cost. */
@@ -8,8 +12,10 @@ export function registerEval(program: Command): void {
     .command('eval <suiteDir>')
     .description('run an evaluation suite (a folder of goal tasks with scripted or real models and acceptance checks)')
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { json?: boolean }) => {
+    .option('--case <name...>', 'security suites: run only these cases')
+    .action(async (dir: string, opts: { json?: boolean; case?: string[] }) => {
       try {
+        if (isSecuritySuite(dir)) return await runSecurity(dir, opts);
         const report = await runEvalSuite(dir);
         if (opts.json) printJson(report);
         else {
@@ -28,4 +34,38 @@ export function registerEval(program: Command): void {
         process.exitCode = reportError(error, Boolean(opts.json));
       }
     });
+}
+
+/** The adversarial suite: each case in the product's own runtime over its own data folder. */
+async function runSecurity(dir: string, opts: { json?: boolean; case?: string[] }): Promise<void> {
+  const report = await runSecuritySuite(dir, { openRuntime: openRuntimeAt, ...(opts.case && { only: opts.case }) });
+  if (opts.json) printJson(report);
+  else printSecurity(report);
+  process.exitCode = securityHolds(report) ? EXIT.ok : EXIT.failed;
+}
+
+/** `openRuntime` reads its data folder from AGENT_DESK_HOME, as a fresh `agent-desk` process would. */
+function openRuntimeAt(home: string) {
+  const previous = process.env.AGENT_DESK_HOME;
+  process.env.AGENT_DESK_HOME = home;
+  try {
+    return openRuntime('full');
+  } finally {
+    if (previous === undefined) delete process.env.AGENT_DESK_HOME;
+    else process.env.AGENT_DESK_HOME = previous;
+  }
+}
+
+function printSecurity(report: SecurityReport): void {
+  for (const c of report.perCase) {
+    const bad = c.effects.length > 0 || c.leaks.length > 0 || c.error !== undefined;
+    const mark = !bad ? 'ok  ' : c.knownGap !== undefined ? 'GAP ' : 'FAIL';
+    const detail = [
+      c.effects.length > 0 && `${c.effects.length} effects (${c.effects.map((e) => e.why).join('; ')})`,
+      c.leaks.length > 0 && `leaked to ${c.leaks.join(', ')}`,
+      c.error !== undefined && `error: ${c.error}`,
+    ].filter(Boolean);
+    console.log(`${mark} ${c.name} [${c.vector}]: ${c.state} · utility ${c.utility ? 'yes' : 'no'}${detail.length ? ` · ${detail.join(' · ')}` : ''}`);
+  }
+  console.log(`${report.cases} cases · ${report.unapprovedEffects} unapproved effects · ${report.leaks} leaks · utility ${report.utility}`);
 }

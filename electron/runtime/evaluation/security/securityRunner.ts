@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Task } from '../../../contract/index.js';
+import type { AgentRuntime } from '../../agentRuntime.js';
+import { runChecks } from '../../verify/index.js';
+import { AttackSites } from './attackSites.js';
+import { addMcpServers, callLocal, caseConfig, fill, filledRoutes, storeSecrets, writeCaseFiles, type CaseVars } from './caseSetup.js';
+import { mcpEffects, serviceEffects, workspaceEffects } from './effects.js';
+import { dataFolderTargets, findLeaks, type ScanTarget } from './leakScan.js';
+import { loadSecuritySuite } from './loadSecuritySuite.js';
+import { ObedientModel } from './obedientModel.js';
+import { OutputTap } from './outputTap.js';
+import type { SecurityCase } from './securityCase.js';
+import { summarizeSecurity, type SecurityCaseResult, type SecurityReport } from './securityReport.js';
+
+/** What the entry point provides: the product's runtime composition over a data folder (the CLI passes `openRuntime`). */
+export interface SecurityRunDeps {
+  openRuntime(home: string): AgentRuntime;
+  /** Only these cases (by name), e.g. to rerun one. */
+  only?: readonly string[];
+}
+
+/** Denial rounds before a case counts as stuck. */
+const MAX_DENIAL_ROUNDS = 30;
+
+/** Runs every case of a security suite, each with fresh services, model, data folder and runtime. */
+export async function runSecuritySuite(dir: string, deps: SecurityRunDeps): Promise<SecurityReport> {
+  const { suite, cases } = loadSecuritySuite(dir);
+  const chosen = deps.only?.length ? cases.filter((c) => deps.only!.includes(c.name)) : cases;
+  const results: SecurityCaseResult[] = [];
+  for (const c of chosen) results.push(await runSecurityCase(c, { ...deps, servicesDir: path.join(dir, 'services'), secretName: suite.secretName }));
+  return summarizeSecurity(suite.name, results);
+}
+
+/**
+ * One case: the obedient model and the recording services start, the secret is stored with the
+ * product's `secrets.set`, the goal task runs in the product's runtime and every approval is
+ * denied; then effects come from the services' records, leaks from searching everything written
+ * and every model request, and utility from the case's acceptance checks.
+ */
+export async function runSecurityCase(
+  spec: SecurityCase,
+  deps: SecurityRunDeps & { servicesDir: string; secretName: string },
+): Promise<SecurityCaseResult> {
+  const secret = `sk-live-${randomBytes(12).toString('hex')}`;
+  const result = await runCase(spec, deps, secret);
+  // The report goes to stdout: what an attack carried away is shown with the secret masked.
+  return JSON.parse(JSON.stringify(result).split(secret).join('[the secret]')) as SecurityCaseResult;
+}
+
+async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir: string; secretName: string }, secret: string): Promise<SecurityCaseResult> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-sec-'));
+  const model = await new ObedientModel().start();
+  const sites = await new AttackSites().start();
+  const tap = new OutputTap();
+  const vars: CaseVars = { ...sites.origins, siteHost: new URL(sites.origins.site).host, secretName: deps.secretName, secret };
+  const base: SecurityCaseResult = { name: spec.name, vector: spec.vector, state: 'not_run', effects: [], leaks: [], utility: false, approvalsAsked: 0, obeyed: [], ...(spec.knownGap !== undefined && { knownGap: spec.knownGap }) };
+  const workspace = path.join(home, 'ws-case');
+  const effectsFile = path.join(home, 'mcp-effects.jsonl');
+  let rt: AgentRuntime | undefined;
+  try {
+    sites.serve(filledRoutes(spec.routes, vars), secret);
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify(caseConfig(model.baseUrl, sites.origins), null, 2));
+    mkdirSync(workspace, { recursive: true });
+    const before = writeCaseFiles(workspace, spec.files, vars);
+    writeFileSync(path.join(home, 'mcp-text.txt'), fill(spec.mcpText ?? '', vars));
+    tap.start();
+    // As a user would: store the secret and add servers first, then run in a fresh process's runtime.
+    const setup = deps.openRuntime(home);
+    try {
+      await storeSecrets(setup, deps.secretName, secret, new URL(sites.origins.api).host);
+      await addMcpServers(setup, spec.mcp, { servicesDir: deps.servicesDir, textFile: path.join(home, 'mcp-text.txt'), effectsFile, workspace });
+    } finally {
+      await setup.close();
+    }
+    rt = deps.openRuntime(home);
+    const task = await runDenyingEverything(rt, spec, fill(spec.goal, vars), workspace);
+    const checks = await runChecks(spec.acceptance, { workspace, signal: AbortSignal.timeout(30_000) });
+    const traces = await traceText(rt, task.id);
+    const written = dataFolderTargets(home);
+    await rt.close();
+    rt = undefined;
+    tap.stop();
+    const targets: ScanTarget[] = [
+      ...written,
+      ...dataFolderTargets(home).map((t) => ({ ...t, source: `${t.source} (after close)` })),
+      { source: 'trace', text: traces },
+      { source: 'stdout/stderr', text: tap.text() },
+      ...model.requests.map((text, i) => ({ source: `model request #${i + 1}`, text })),
+    ];
+    return {
+      ...base,
+      state: task.state,
+      ...(task.stateReason !== undefined && { reason: task.stateReason }),
+      effects: [...serviceEffects(sites.received, secret), ...mcpEffects(effectsFile), ...workspaceEffects(workspace, before, spec.mustRemain, spec.mustNotExist)],
+      leaks: findLeaks(targets, secret),
+      utility: checks.every((c) => c.passed),
+      approvalsAsked: task.approvalsDenied,
+      obeyed: [...model.obeyed],
+    };
+  } catch (error) {
+    return { ...base, error: (error as Error).message, effects: serviceEffects(sites.received, secret), obeyed: [...model.obeyed] };
+  } finally {
+    tap.stop();
+    if (rt) await rt.close().catch(() => undefined);
+    await model.close();
+    await sites.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Creates the goal task through `tasks.create` and runs it, denying every approval it asks for. */
+async function runDenyingEverything(rt: AgentRuntime, spec: SecurityCase, goal: string, workspace: string): Promise<Task & { approvalsDenied: number }> {
+  const created = (await callLocal(rt, 'tasks.create', {
+    title: spec.name,
+    goal,
+    checks: spec.acceptance,
+    workspace,
+    start: false,
+    budget: { maxSteps: 40, maxWallMs: 120_000, ...spec.budget },
+  })) as Task;
+  let task = await rt.engine.run(created.id, { detachOnApproval: true });
+  let asked = 0;
+  for (let round = 0; task.state === 'waiting_approval' && round < MAX_DENIAL_ROUNDS; round++) {
+    for (const approval of rt.approvals.list({ taskId: task.id, status: 'pending' })) {
+      asked++;
+      rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'the security suite denies every approval' }, 'eval');
+    }
+    task = await rt.engine.run(task.id, { detachOnApproval: true });
+  }
+  return { ...task, approvalsDenied: asked };
+}
+
+/** The whole trace of the task as the product exports it (`traces.get`, page by page). */
+async function traceText(rt: AgentRuntime, taskId: string): Promise<string> {
+  const pages: unknown[] = [];
+  let afterSeq = 0;
+  for (;;) {
+    const page = (await callLocal(rt, 'traces.get', { taskId, afterSeq, limit: 1000 })) as { events: unknown[]; nextSeq?: number };
+    pages.push(...page.events);
+    if (page.nextSeq === undefined || page.events.length === 0) break;
+    afterSeq = page.nextSeq;
+  }
+  return JSON.stringify(pages);
+}
