@@ -12,6 +12,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
+import { registerTokens } from './commands/tokens.js';
 import { packageVersion } from './openRuntime.js';
 import { EXIT } from './output.js';
 
@@ -35,6 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerAgents(program);
   registerSandbox(program);
   registerSecrets(program);
+  registerTokens(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -13,6 +13,7 @@ export * from './sandboxMethods.js';
 export * from './sandboxProtocol.js';
 export * from './screen.js';
 export * from './scopes.js';
+export * from './tokens.js';
 export * from './step.js';
 export * from './task.js';
 export * from './tool.js';

@@ -10,6 +10,7 @@ import { QuestionMethods } from './questionMethods.js';
 import { MemoryMethods } from './memoryMethods.js';
 import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
+import { TokenMethods } from './tokens.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
@@ -23,6 +24,8 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
   params: P;
   result: R;
   scope: Scope;
+  /** A second scope that also opens the method (an approvals-only token may list approvals). */
+  orScope?: Scope;
   /** Side-effecting methods accept an idempotency key. */
   sideEffect: boolean;
   description: string;
@@ -135,6 +138,7 @@ export const CoreMethods = {
     params: z.object({ status: ApprovalStatusSchema.optional(), taskId: z.string().optional() }).strict().default({}),
     result: z.object({ approvals: z.array(ApprovalSchema) }),
     scope: 'operator.read',
+    orScope: 'operator.approvals',
     sideEffect: false,
     description: 'Approvals, pending first.',
   }),
@@ -192,6 +196,7 @@ export const Methods = {
   ...IntentMethods,
   ...RecordMethods,
   ...QuestionMethods,
+  ...TokenMethods,
 } as const;
 
 /** An RPC method name. */

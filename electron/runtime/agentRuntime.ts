@@ -10,6 +10,8 @@ import { createEventBus, type EventBus } from './gateway/eventBus.js';
 import { coreHandlers } from './gateway/coreHandlers.js';
 import { recordHandlers } from './gateway/recordHandlers.js';
 import { questionHandlers } from './gateway/questionHandlers.js';
+import { tokenHandlers } from './gateway/tokenHandlers.js';
+import { TokenRepo } from './store/tokenRepo.js';
 import { UserQuestions } from './engine/userQuestions.js';
 import type { Handlers } from './gateway/handlers.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
@@ -66,6 +68,8 @@ export class AgentRuntime {
   /** Questions tools ask mid-call (MCP elicitation), waiting for `tasks.respond`. */
   readonly questions = new UserQuestions();
   readonly dispatcher: Dispatcher;
+  /** Revocable gateway tokens with chosen scopes (transports authenticate by them). */
+  readonly tokens: TokenRepo;
   readonly startedAt: string;
 
   constructor(readonly options: RuntimeOptions) {
@@ -74,6 +78,7 @@ export class AgentRuntime {
     // Every value the store writes passes the redactor: no known secret reaches the disk.
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
+    this.tokens = new TokenRepo(this.store.db);
     this.registry = new ToolRegistry();
     for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
     this.trace = new TraceLog(this.store.trace, this.redactor, clock);
@@ -114,6 +119,7 @@ export class AgentRuntime {
         coreHandlers(this),
         recordHandlers(this),
         questionHandlers(this),
+        tokenHandlers(this.tokens, () => clock.now()),
         ...(options.handlers ?? []).map((make) => make(this)),
       ),
       idempotency: this.store.idempotency,

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { GatewayToken, Scope } from '../../contract/index.js';
 
 /** Browsers cannot set headers on a WebSocket, so they offer the token as subprotocol `bearer.<token>`. */
 export const BEARER_SUBPROTOCOL_PREFIX = 'bearer.';
@@ -13,6 +14,49 @@ export function isAuthorized(req: IncomingMessage, token: string): boolean {
   let ok = false;
   for (const candidate of presentedTokens(req)) ok = tokensMatch(token, candidate) || ok;
   return ok;
+}
+
+/** Who a connection acts as: its scopes, a label for logs and decisions, and whether it still holds. */
+export interface Credential {
+  scopes: readonly Scope[];
+  /** Goes into the connection's client id, e.g. `token:phone`. */
+  label: string;
+  /** Asked before each call, so a revoked token stops working on open connections too. */
+  stillValid(): boolean;
+}
+
+/** Looks up an issued token by the secret a client presented. */
+export type TokenVerifier = (presented: string) => Credential | undefined;
+
+/** What an issued-token store offers the transport (the runtime's TokenRepo implements it). */
+export interface IssuedTokens {
+  authenticate(secret: string, now: number): GatewayToken | undefined;
+  isLive(id: string): boolean;
+}
+
+/** A verifier over issued tokens: each carries the scopes it was issued with, and no more. */
+export function issuedTokenVerifier(tokens: IssuedTokens): TokenVerifier {
+  return (presented) => {
+    const token = tokens.authenticate(presented, Date.now());
+    return token && { scopes: token.scopes, label: `token:${token.name ?? token.id}`, stillValid: () => tokens.isLive(token.id) };
+  };
+}
+
+/**
+ * The credential an upgrade request proves: the gateway's default token (every scope it is
+ * configured with), else an issued token (its own scopes); undefined when neither matches.
+ */
+export function authenticate(
+  req: IncomingMessage,
+  defaultToken: { token: string; scopes: readonly Scope[] },
+  issued?: TokenVerifier,
+): Credential | undefined {
+  if (isAuthorized(req, defaultToken.token)) return { scopes: defaultToken.scopes, label: 'ws', stillValid: () => true };
+  for (const candidate of presentedTokens(req)) {
+    const credential = issued?.(candidate);
+    if (credential) return credential;
+  }
+  return undefined;
 }
 
 /** Constant-time comparison: both sides are hashed first so lengths never differ. */

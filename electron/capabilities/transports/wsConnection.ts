@@ -8,6 +8,7 @@ import {
   type EventBus,
   type GatewayLog,
 } from '../../runtime/gateway/index.js';
+import type { Credential } from './bearerAuth.js';
 
 /** Close code for a peer that does not read fast enough ("try again later"). */
 export const SLOW_CONSUMER_CLOSE_CODE = 1013;
@@ -20,19 +21,27 @@ export interface ConnectionOptions {
   log: GatewayLog;
   /** Unsent bytes above which the connection is closed with 1013. */
   maxBufferedBytes: number;
+  /** The token this connection proved; its scopes replace `scopes`, and a revoked one ends the connection. */
+  credential?: Credential;
 }
+
+/** Close code for a connection whose token was revoked (policy violation). */
+export const REVOKED_CLOSE_CODE = 1008;
 
 /**
  * Serves RPC over one connection: each text frame is one request answered by one response,
  * `events.subscribe` adds filters that live exactly as long as this connection.
  */
 export function serveConnection(ws: WebSocket, options: ConnectionOptions): void {
-  const clientId = randomUUID();
-  const send = (frame: unknown) => sendFrame(ws, frame, options);
+  const { credential } = options;
+  const clientId = credential && credential.label !== 'ws' ? `${credential.label}:${randomUUID()}` : randomUUID();
+  // Every frame out, answers and pushed events alike, first asks whether the token still holds.
+  const send = (frame: unknown) => (credential && !credential.stillValid() ? endRevoked(ws, options) : sendFrame(ws, frame, options));
   const subscriptions = createConnectionSubscriptions(options.bus, send);
-  const ctx: CallContext = { scopes: options.scopes, clientId, subscribe: subscriptions.subscribe };
+  const ctx: CallContext = { scopes: credential?.scopes ?? options.scopes, clientId, subscribe: subscriptions.subscribe };
 
   ws.on('message', (data, isBinary) => {
+    if (credential && !credential.stillValid()) return endRevoked(ws, options);
     void answer(data, isBinary, ctx, options.dispatcher).then(send);
   });
   ws.on('close', () => subscriptions.close());
@@ -50,6 +59,11 @@ async function answer(data: RawData, isBinary: boolean, ctx: CallContext, dispat
     return invalidRequest(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   return dispatcher.dispatch(raw, ctx);
+}
+
+function endRevoked(ws: WebSocket, options: ConnectionOptions): void {
+  sendFrame(ws, { id: null, error: { code: 'unauthorized', message: 'this token was revoked; connect again with a valid token' } }, options);
+  ws.close(REVOKED_CLOSE_CODE, 'token revoked');
 }
 
 function invalidRequest(message: string): RpcResponse {

@@ -5,7 +5,7 @@ import { WebSocketServer } from 'ws';
 import { ALL_SCOPES, type Scope } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { Dispatcher, EventBus, GatewayLog } from '../../runtime/gateway/index.js';
-import { chooseSubprotocol, isAuthorized, requestUrl } from './bearerAuth.js';
+import { authenticate, chooseSubprotocol, requestUrl, type TokenVerifier } from './bearerAuth.js';
 import { serveConnection } from './wsConnection.js';
 
 /** The path WebSocket clients connect to. */
@@ -28,8 +28,10 @@ export interface WsGatewayOptions {
   token: string;
   dispatcher: Dispatcher;
   bus: EventBus;
-  /** Scopes granted to token holders; defaults to every scope but `operator.secrets`. */
+  /** Scopes granted to holders of `token`; defaults to every scope but `operator.secrets`. */
   scopes?: readonly Scope[];
+  /** Issued tokens (`tokens.create`), each opening a connection with its own scopes. */
+  tokens?: TokenVerifier;
   httpHandler?: HttpHandler;
   log?: GatewayLog;
   /** Listen on a non-loopback address; the token then crosses the network. */
@@ -69,8 +71,9 @@ export async function startWsGateway(options: WsGatewayOptions): Promise<WsGatew
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (requestUrl(req)?.pathname !== RPC_PATH) return refuseUpgrade(socket, 404, 'Not Found');
-    if (!isAuthorized(req, options.token)) return refuseUpgrade(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, connection));
+    const credential = authenticate(req, { token: options.token, scopes: connection.scopes }, options.tokens);
+    if (!credential) return refuseUpgrade(socket, 401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, { ...connection, credential }));
   });
 
   const port = await listen(server, host, options.port ?? 0);

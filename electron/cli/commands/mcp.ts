@@ -115,7 +115,8 @@ function printStatus(result: unknown): void {
   for (const t of s.tools) console.log(row([`  ${t.name}`, t.risk], [50, 0]));
 }
 
-function parseScopes(list: string): Scope[] {
+/** `a,b` → scopes; an unknown name is `invalid_params` listing the known ones. */
+export function parseScopes(list: string): Scope[] {
   return list
     .split(',')
     .map((s) => s.trim())

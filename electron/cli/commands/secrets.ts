@@ -6,7 +6,7 @@ import { withControlRuntime } from '../openRuntime.js';
 import { printJson } from '../output.js';
 
 /** The local user owns the data folder: the CLI calls with every scope, through the same method table. */
-async function callLocal(rt: AgentRuntime, method: MethodName, params: unknown): Promise<unknown> {
+export async function callLocal(rt: AgentRuntime, method: MethodName, params: unknown): Promise<unknown> {
   const response = await rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ALL_SCOPES, clientId: 'cli' });
   if ('error' in response && response.error) throw new AgentDeskError(response.error.code, response.error.message, response.error.details);
   return (response as { result: unknown }).result;

@@ -3,6 +3,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { connectConfiguredMcpServers } from '../../capabilities/mcp/mcpRuntimeParts.js';
+import { issuedTokenVerifier } from '../../capabilities/transports/bearerAuth.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
 import { ALL_SCOPES } from '../../contract/index.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
@@ -35,6 +36,8 @@ export function registerServe(program: Command): void {
           // The token holder owns this data folder, so it may also store provider keys from the
           // Settings page: secrets are write-only (no method returns a value).
           scopes: ALL_SCOPES,
+          // Tokens from `agent-desk tokens create` open connections with only their own scopes.
+          tokens: issuedTokenVerifier(rt.tokens),
         });
         const infoFile = path.join(rt.options.home, 'gateway.json');
         writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), {

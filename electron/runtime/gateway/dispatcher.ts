@@ -114,6 +114,7 @@ function parseFrame(raw: unknown): RpcRequest {
 
 function requireScope({ name, spec }: ResolvedMethod, ctx: CallContext): void {
   if (hasScope(ctx.scopes, spec.scope)) return;
+  if (spec.orScope !== undefined && hasScope(ctx.scopes, spec.orScope)) return;
   throw new AgentDeskError('forbidden', `${name}: ${missingScopeMessage(spec.scope)}`, {
     method: name,
     required: spec.scope,

@@ -4,6 +4,7 @@ import { memory } from './003_memory.js';
 import { agents } from './004_agents.js';
 import { taskOptions } from './005_task_options.js';
 import { plannerState } from './006_planner_state.js';
+import { gatewayTokens } from './007_gateway_tokens.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
 export interface Migration {
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'agents', sql: agents },
   { version: 5, name: 'task_options', sql: taskOptions },
   { version: 6, name: 'planner_state', sql: plannerState },
+  { version: 7, name: 'gateway_tokens', sql: gatewayTokens },
 ];
