@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { ConfigSchema } from '../../contract/index.js';
 import { z } from 'zod';
 import { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { AgentDeskError } from '../../runtime/errors.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { printJson, reportError } from '../output.js';
 import { registerBenchBrowser } from './benchBrowser.js';
@@ -12,6 +13,7 @@ import { registerBenchContext } from './benchContext.js';
 import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
+import { benchModelSteps } from './benchStepModel.js';
 import { median, round } from './benchStats.js';
 
 /** A playbook of `n` calls of `tool`, each with distinct arguments (so no loop is detected). */
@@ -109,13 +111,20 @@ export function registerBench(program: Command): void {
   registerBenchUi(bench);
   bench
     .command('step')
-    .description('durable overhead per step over a playbook of no-op API calls')
-    .option('--steps <n>', 'number of steps', '1000')
-    .option('--runs <n>', 'timed runs (the median is reported)', '5')
+    .description('runtime cost per step: a playbook of no-op API calls, or (--planner model) a model-planned goal task')
+    .option('--planner <kind>', 'playbook, or model: a goal task through the LLM planner with an in-process model', 'playbook')
+    .option('--steps <n>', 'number of steps (model: comma-separated sizes)', '')
+    .option('--runs <n>', 'timed runs of the playbook bench (the median is reported)', '5')
     .option('--json', 'print JSON (the default)')
-    .action(async (opts: { steps: string; runs: string; json?: boolean }) => {
+    .action(async (opts: { planner: string; steps: string; runs: string; json?: boolean }) => {
       try {
-        const figures = await benchStep(Number(opts.steps), Number(opts.runs));
+        if (opts.planner !== 'playbook' && opts.planner !== 'model') {
+          throw new AgentDeskError('invalid_params', `--planner must be playbook or model, not "${opts.planner}"`);
+        }
+        const figures =
+          opts.planner === 'model'
+            ? await benchModelSteps((opts.steps || '1000,10000').split(',').map(Number))
+            : await benchStep(Number(opts.steps || '1000'), Number(opts.runs));
         if (opts.json) printJson(figures);
         else console.log(JSON.stringify(figures));
       } catch (error) {

@@ -8,23 +8,40 @@ export interface CompactionOptions {
   resultPreviewChars: number;
 }
 
+/** What the calls before the listed ones add up to: a count, failures, and calls per tool. */
+export interface EarlierCalls {
+  count: number;
+  failed: number;
+  byTool: ReadonlyMap<string, number>;
+}
+
 /**
  * Older exchanges as a short structured summary, built from their records alone (no model call),
  * so the same records always give the same bytes.
  */
 export function compactExchanges(exchanges: readonly Exchange[], options: CompactionOptions): string {
   const calls = exchanges.flatMap((e) => e.calls);
-  if (calls.length === 0) return '';
-  const listed = calls.slice(-options.summaryLines);
+  const listed = options.summaryLines > 0 ? calls.slice(-options.summaryLines) : [];
   const earlier = calls.slice(0, calls.length - listed.length);
+  const byTool = new Map<string, number>();
+  for (const call of earlier) byTool.set(call.tool, (byTool.get(call.tool) ?? 0) + 1);
+  return compactionText({ count: earlier.length, failed: earlier.filter(isError).length, byTool }, listed, options);
+}
+
+/** The summary text from its parts; the incremental fold and `compactExchanges` share it, so their bytes agree. */
+export function compactionText(earlier: EarlierCalls, listed: readonly ExchangeCall[], options: CompactionOptions): string {
+  if (earlier.count + listed.length === 0) return '';
   const lines = ['Earlier steps (compacted from the step records; re-run a read-only tool to see a full result):'];
-  if (earlier.length > 0) {
-    const failed = earlier.filter((c) => c.status === 'error').length;
-    const tools = countBy(earlier.map((c) => c.tool));
-    lines.push(`- ${earlier.length} older calls (${earlier.length - failed} ok, ${failed} failed): ${tools}`);
+  if (earlier.count > 0) {
+    lines.push(`- ${earlier.count} older calls (${earlier.count - earlier.failed} ok, ${earlier.failed} failed): ${countText(earlier.byTool)}`);
   }
   for (const call of listed) lines.push(summaryLine(call, options.resultPreviewChars));
   return lines.join('\n');
+}
+
+/** A call counts as failed in a summary when its step ended in error. */
+export function isError(call: ExchangeCall): boolean {
+  return call.status === 'error';
 }
 
 function summaryLine(call: ExchangeCall, previewChars: number): string {
@@ -39,10 +56,9 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max)}… (${flat.length} chars)` : flat;
 }
 
-function countBy(names: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+function countText(counts: ReadonlyMap<string, number>): string {
   return [...counts.entries()]
+    .filter(([, n]) => n > 0)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, n]) => `${name}×${n}`)
     .join(', ');

@@ -1,6 +1,7 @@
 import type { ModelContentPart, ModelMessage, ModelRequest, ModelToolDefinition } from '../models/types.js';
-import { compactExchanges } from './compaction.js';
+import { Conversation } from './conversation.js';
 import type { Exchange } from './exchange.js';
+export { userTurn } from './renderExchange.js';
 import { estimateTokens } from './tokenEstimate.js';
 
 /** What stays the same for a whole task: the cacheable prefix. */
@@ -56,31 +57,58 @@ export interface BuiltContext {
  * Builds one model request: the stable prefix (system prompt, sorted tools, AGENTS.md, memory,
  * goal) byte-identical across steps, then a compacted summary of older steps, a window of
  * recent exchanges, the last N images, and any scratch turns of this planning round.
+ * Given a `Conversation` (as the planner keeps one), the work is O(window), not O(history).
  */
 export function buildContext(
   prefix: StablePrefix,
-  exchanges: readonly Exchange[],
+  exchanges: readonly Exchange[] | Conversation,
   scratch: readonly ModelMessage[] = [],
   options: ContextOptions = DEFAULT_CONTEXT,
 ): BuiltContext {
-  const system = systemText(prefix);
-  const tools = [...prefix.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const goal: ModelMessage = { role: 'user', content: [{ type: 'text', text: `Goal:\n${prefix.goal}` }] };
-  const verbatimTokens = exchanges.reduce((n, e) => n + estimateTokens(renderExchange(e, options.resultCharLimit)), 0);
-  const cut = verbatimTokens > options.compactAfterTokens ? compactedCount(exchanges.length, options) : 0;
-  const summary = compactExchanges(exchanges.slice(0, cut), options);
-  const messages: ModelMessage[] = [goal];
+  const conversation = exchanges instanceof Conversation ? exchanges : new Conversation(exchanges, options.resultCharLimit);
+  const fixed = fixedPartsOf(prefix);
+  const verbatimTokens = conversation.verbatimTokens(options.resultCharLimit);
+  const cut = verbatimTokens > options.compactAfterTokens ? compactedCount(conversation.length, options) : 0;
+  const summary = conversation.summary(cut, options);
+  const messages: ModelMessage[] = [fixed.goal];
   if (summary) messages.push({ role: 'user', content: [{ type: 'text', text: summary }] });
-  const window = exchanges.slice(cut).flatMap((e) => renderExchange(e, options.resultCharLimit));
+  const window = conversation.messagesFrom(cut, options.resultCharLimit);
   messages.push(...keepLastImages([...window, ...scratch], options.maxImages));
-  const request: ModelRequest = { system, tools, messages, stableMessages: 1 };
-  const stablePrefixTokens = estimateTokens(system) + estimateTokens(tools) + estimateTokens(goal);
+  const request: ModelRequest = { system: fixed.system, tools: [...fixed.tools], messages, stableMessages: 1 };
+  let total: number | undefined;
   return {
     request,
-    stablePrefixTokens,
-    totalTokens: estimateTokens(system) + estimateTokens(tools) + estimateTokens(messages),
+    stablePrefixTokens: fixed.tokens,
+    // Only reports and the benchmark read it: the model path never pays for estimating the window.
+    get totalTokens() {
+      return (total ??= fixed.systemAndToolTokens + estimateTokens(messages));
+    },
     compactedExchanges: cut,
   };
+}
+
+/** The parts of a request fixed by its prefix, worked out once per prefix object. */
+interface FixedParts {
+  system: string;
+  tools: ModelToolDefinition[];
+  goal: ModelMessage;
+  systemAndToolTokens: number;
+  tokens: number;
+}
+
+const fixedParts = new WeakMap<StablePrefix, FixedParts>();
+
+function fixedPartsOf(prefix: StablePrefix): FixedParts {
+  let parts = fixedParts.get(prefix);
+  if (parts === undefined) {
+    const system = systemText(prefix);
+    const tools = [...prefix.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const goal: ModelMessage = { role: 'user', content: [{ type: 'text', text: `Goal:\n${prefix.goal}` }] };
+    const systemAndToolTokens = estimateTokens(system) + estimateTokens(tools);
+    parts = { system, tools, goal, systemAndToolTokens, tokens: systemAndToolTokens + estimateTokens(goal) };
+    fixedParts.set(prefix, parts);
+  }
+  return parts;
 }
 
 /** The whole history verbatim every step: the baseline the benchmark compares against. */
@@ -104,32 +132,6 @@ function systemText(prefix: StablePrefix): string {
   if (prefix.projectContext?.trim()) parts.push(`# Project context (AGENTS.md)\n${prefix.projectContext.trim()}`);
   if (prefix.memory?.trim()) parts.push(`# Memory\n${prefix.memory.trim()}`);
   return parts.join('\n\n');
-}
-
-/** One exchange as an assistant turn with its tool calls, then one tool message per call. */
-function renderExchange(exchange: Exchange, resultCharLimit: number): ModelMessage[] {
-  const out: ModelMessage[] = [
-    {
-      role: 'assistant',
-      text: exchange.text,
-      toolCalls: exchange.calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
-    },
-  ];
-  for (const call of exchange.calls) {
-    const clipped =
-      call.result.length > resultCharLimit
-        ? `${call.result.slice(0, resultCharLimit)}\n… [clipped: ${call.result.length} chars in all]`
-        : call.result;
-    out.push({
-      role: 'tool',
-      callId: call.id,
-      name: call.name,
-      content: clipped,
-      isError: call.status === 'error',
-      ...(call.images?.length && { images: call.images }),
-    });
-  }
-  return out;
 }
 
 /** Keeps the newest `max` images; older ones become a note so the model knows they existed. */

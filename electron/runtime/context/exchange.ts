@@ -21,4 +21,6 @@ export interface ExchangeCall {
 export interface Exchange {
   text: string;
   calls: ExchangeCall[];
+  /** Messages the user sent the task that this turn answers, rendered as user turns before it. */
+  userMessages?: string[];
 }

@@ -1,13 +1,22 @@
 /**
+ * How much estimating has been done in this process: calls and characters measured. Cheap to
+ * keep, and what tests read to catch a return to work that grows with the task's history.
+ */
+export const estimateWork = { calls: 0, chars: 0 };
+
+/**
  * A provider-neutral token estimate (~4 characters a token, images a flat 1,000): used for
  * compaction thresholds and the context benchmark, never for billing (providers report usage).
  */
 export function estimateTokens(value: unknown): number {
-  if (typeof value === 'string') return Math.ceil(value.length / 4);
-  return (
-    Math.ceil(JSON.stringify(value, (key, v: unknown) => (key === 'data' && typeof v === 'string' && v.length > 256 ? '' : v)).length / 4) +
-    imageCount(value) * 1000
-  );
+  estimateWork.calls++;
+  if (typeof value === 'string') {
+    estimateWork.chars += value.length;
+    return Math.ceil(value.length / 4);
+  }
+  const json = JSON.stringify(value, (key, v: unknown) => (key === 'data' && typeof v === 'string' && v.length > 256 ? '' : v)) ?? '';
+  estimateWork.chars += json.length;
+  return Math.ceil(json.length / 4) + imageCount(value) * 1000;
 }
 
 function imageCount(value: unknown): number {

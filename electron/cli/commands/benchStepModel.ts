@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigSchema } from '../../contract/index.js';
+import { AgentRuntime } from '../../runtime/agentRuntime.js';
+import { AgentDeskError } from '../../runtime/errors.js';
+import type { ModelProvider, ModelRequest, ModelResponse } from '../../runtime/models/types.js';
+import { withLlmGoals } from '../../runtime/planning/llm/goalPlans.js';
+import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
+import { round } from './benchStats.js';
+
+/** The steps whose mean is the "early" marginal cost (the first few warm the JIT). */
+const EARLY = { from: 10, to: 110 };
+/** The last steps whose mean is the "late" marginal cost. */
+const LATE_COUNT = 100;
+
+/**
+ * A model that never reads its input: it answers call k with the k-th scripted tool call (an
+ * `echo` of a fresh value, so neither the read cache nor loop detection short-cuts it) and, after
+ * `steps` calls, a final answer. Whatever the runtime spends per step is the runtime's own cost.
+ * It stamps the time of every call: the gap between two calls is one whole step.
+ */
+class ScriptedStepModel implements ModelProvider {
+  readonly kind = 'bench';
+  readonly model = 'bench-step';
+  readonly stamps: bigint[] = [];
+  private readonly echo = toWireName('echo');
+
+  constructor(private readonly steps: number) {}
+
+  async complete(_request: ModelRequest): Promise<ModelResponse> {
+    this.stamps.push(process.hrtime.bigint());
+    const k = this.stamps.length;
+    const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+    if (k > this.steps) return { text: 'done', toolCalls: [], usage, stopReason: 'end', model: this.model };
+    const call = { id: `call_${k}`, name: this.echo, argumentsText: `{"value":${k}}` };
+    return { text: '', toolCalls: [call], usage, stopReason: 'tool_calls', model: this.model };
+  }
+}
+
+/** Figures of one goal task of `steps` model-planned steps. */
+export interface ModelStepFigures {
+  steps: number;
+  usPerStep: number;
+  /** Mean µs of steps 10–110. */
+  earlyUsPerStep: number;
+  /** Mean µs of the last 100 steps. */
+  lateUsPerStep: number;
+  lateOverEarly: number;
+}
+
+/** Runs one goal task through the real engine and the real LLM planner; per-step times from the model's call stamps. */
+export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-model-'));
+  const model = new ScriptedStepModel(steps);
+  let runtime: AgentRuntime | undefined;
+  runtime = new AgentRuntime({
+    home,
+    config: ConfigSchema.parse({}),
+    plans: withLlmGoals({
+      registry: () => runtime!.registry,
+      provider: () => model,
+      acceptance: () => [{ type: 'file_exists', path: 'ready.txt', exists: true }],
+    }),
+  });
+  const rt = runtime;
+  try {
+    const task = rt.engine.create({
+      title: 'bench model steps',
+      plan: { kind: 'goal', goal: `Echo ${steps} values, then answer.` },
+      inputs: {},
+      budget: { maxSteps: steps + 10 },
+    });
+    writeFileSync(path.join(task.workspace, 'ready.txt'), 'ok');
+    const started = process.hrtime.bigint();
+    const done = await rt.engine.run(task.id);
+    const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
+    const completed = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
+    if (done.state !== 'succeeded' || completed !== steps) {
+      throw new Error(`bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed`);
+    }
+    const gaps = model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000);
+    const early = mean(gaps.slice(EARLY.from, Math.min(EARLY.to, gaps.length)));
+    const late = mean(gaps.slice(-LATE_COUNT));
+    return {
+      steps,
+      usPerStep: round(elapsedUs / steps),
+      earlyUsPerStep: round(early),
+      lateUsPerStep: round(late),
+      lateOverEarly: Math.round((late / early) * 100) / 100,
+    };
+  } finally {
+    await rt.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** `bench step --planner model`: goal tasks of each size (after a warm-up), each a fresh runtime and SQLite file. */
+export async function benchModelSteps(sizes: readonly number[]): Promise<Record<string, unknown>> {
+  const bad = sizes.find((n) => !Number.isInteger(n) || n < EARLY.to + LATE_COUNT);
+  if (bad !== undefined) {
+    throw new AgentDeskError('invalid_params', `--steps sizes must be integers of at least ${EARLY.to + LATE_COUNT}, not ${bad}`);
+  }
+  await timeModelSteps(200); // warm-up: JIT and page cache
+  const runs: ModelStepFigures[] = [];
+  for (const n of sizes) runs.push(await timeModelSteps(n));
+  return {
+    planner: 'model',
+    path: 'engine + LlmPlanner (withLlmGoals) + in-process model that never reads its input; tool: echo',
+    runs,
+    early: `mean of steps ${EARLY.from}-${EARLY.to}`,
+    late: `mean of the last ${LATE_COUNT} steps`,
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      load: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      node: process.version,
+    },
+  };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
