@@ -11,6 +11,24 @@ export const SecretNameSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit');
 
+/**
+ * A host a secret may be sent to as `${secret:name}`: `api.example.com` (any port),
+ * `api.example.com:8443` (that port only), `*.example.com` (any subdomain), `[::1]:8080`.
+ */
+export const SecretHostSchema = z
+  .string()
+  .min(1)
+  .max(260)
+  .regex(
+    /^(?:(?:\*\.)?[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/u,
+    'a host name such as api.example.com, optionally *.-prefixed or with :port',
+  );
+
+/** A secret as listed: its name and the hosts it is bound to, never its value. */
+export const SecretEntrySchema = z.object({ name: z.string(), hosts: z.array(z.string()) });
+/** A listed secret. */
+export type SecretEntry = z.infer<typeof SecretEntrySchema>;
+
 /** The config's top-level sections, each replaced whole by `settings.set`. */
 const ConfigPatchSchema = z
   .object(Object.fromEntries(Object.keys(ConfigSchema.shape).map((key) => [key, z.unknown()])))
@@ -35,18 +53,26 @@ export const SettingsMethods = {
       'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. Most sections apply at the next start; `models` applies to the next goal task.',
   }),
   'secrets.set': spec({
-    params: z.object({ name: SecretNameSchema, value: z.string().min(4).max(65_536) }).strict(),
-    result: z.object({ name: z.string() }),
+    params: z
+      .object({
+        name: SecretNameSchema,
+        value: z.string().min(4).max(65_536),
+        /** Hosts `${secret:name}` may be sent to; omitted keeps the current ones, [] removes them. */
+        hosts: z.array(SecretHostSchema).max(32).optional(),
+      })
+      .strict(),
+    result: z.object({ name: z.string(), hosts: z.array(z.string()).optional() }),
     scope: 'operator.secrets',
     sideEffect: true,
-    description: 'Stores a secret (e.g. a provider key). Its value is never returned by any method.',
+    description:
+      'Stores a secret (e.g. a provider key) and, with `hosts`, the hosts a tool call may send it to as `${secret:name}`. Its value is never returned by any method.',
   }),
   'secrets.list': spec({
     params: z.object({}).strict().default({}),
-    result: z.object({ names: z.array(z.string()) }),
+    result: z.object({ names: z.array(z.string()), secrets: z.array(SecretEntrySchema).optional() }),
     scope: 'operator.secrets',
     sideEffect: false,
-    description: 'Names of the stored secrets (never their values).',
+    description: 'Names of the stored secrets and the hosts each is bound to (never their values).',
   }),
   'secrets.delete': spec({
     params: z.object({ name: SecretNameSchema }).strict(),

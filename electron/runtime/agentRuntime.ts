@@ -17,6 +17,9 @@ import type { Handlers } from './gateway/handlers.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
 import { ApprovalBroker } from './policy/approvalBroker.js';
 import { PolicyGate } from './policy/gate.js';
+import { boundSecrets } from './secrets/secretRefs.js';
+import { SecretHostBindings } from './secrets/secretHosts.js';
+import type { SecretStore } from './secrets/secretStore.js';
 import { Store } from './store/store.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -49,6 +52,8 @@ export interface RuntimeOptions {
   onClose?: readonly (() => Promise<void> | void)[];
   /** Replaces the acceptance-check runner (e.g. to run sandbox checks inside the task's container). */
   runChecks?: CheckRunner;
+  /** Where secrets live; `${secret:name}` in tool arguments reads them (with host bindings under `home`). */
+  secrets?: SecretStore;
 }
 
 /**
@@ -112,6 +117,7 @@ export class AgentRuntime {
       retryBackoffMs: options.retryBackoffMs ?? 500,
       loopThreshold: options.loopThreshold ?? 3,
       questions: this.questions,
+      ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({

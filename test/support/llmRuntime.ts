@@ -23,6 +23,7 @@ export function openLlmRuntime(
   const harness = openTestRuntime({
     plans: withLlmGoals({
       registry: () => runtime!.registry,
+      redactor: () => runtime!.redactor,
       provider: () => provider,
       acceptance: () => acceptance,
       prices: TEST_PRICES,

@@ -9,17 +9,21 @@ export interface RecordedRequest {
 }
 
 /** What the server answers: a JSON value, or a function of the request. */
-export type Answer = unknown | ((req: RecordedRequest) => unknown);
+export type Answer = ((req: RecordedRequest) => unknown) | Record<string, unknown> | unknown[];
 
 /**
  * A real HTTP server on 127.0.0.1 that records every request it receives (method, URL, headers,
- * body) and answers JSON: what a test needs to prove what did, and did not, leave the runtime.
+ * body) and answers JSON (or a fixed HTML page): what a test needs to prove what did, and did not, leave the runtime.
  */
 export class RecordingServer {
   readonly requests: RecordedRequest[] = [];
   private server: Server | undefined;
 
-  constructor(private readonly answer: Answer = { ok: true }) {}
+  /** `pages` maps a path to an HTML page served there; every other path answers `answer` as JSON. */
+  constructor(
+    private readonly answer: Answer = { ok: true },
+    private readonly pages: Record<string, string> = {},
+  ) {}
 
   /** Starts listening; resolves to the base URL `http://127.0.0.1:<port>`. */
   async start(): Promise<string> {
@@ -28,7 +32,9 @@ export class RecordingServer {
       for await (const chunk of req) body += chunk;
       const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body };
       this.requests.push(recorded);
-      const value = typeof this.answer === 'function' ? (this.answer as (r: RecordedRequest) => unknown)(recorded) : this.answer;
+      const page = this.pages[recorded.url];
+      if (page !== undefined) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      const value = typeof this.answer === 'function' ? this.answer(recorded) : this.answer;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

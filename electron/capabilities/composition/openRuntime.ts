@@ -43,6 +43,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     config,
     services: new ProcessServiceHost(),
     version,
+    secrets,
     handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);

@@ -27,14 +27,21 @@ export function registerSecrets(program: Command): void {
   const secrets = program.command('secrets').description('write-only secrets (provider keys): values are never shown');
   secrets
     .command('set <name>')
-    .description('store a secret read from stdin, e.g. printf %s "$KEY" | agent-desk secrets set openai-key')
+    .description('store a secret read from stdin, e.g. printf %s "$KEY" | agent-desk secrets set github-token --host api.github.com')
+    .option(
+      '--host <host>',
+      'a host tool calls may send it to as ${secret:<name>} (repeatable; api.example.com, api.example.com:8443, *.example.com); without it the bound hosts stay as they are',
+      (host: string, all: string[]) => [...all, host],
+      [] as string[],
+    )
     .option('--json', 'print JSON')
-    .action(async (name: string, opts: { json?: boolean }) => {
+    .action(async (name: string, opts: { json?: boolean; host: string[] }) => {
       const value = await readStdin();
       await withControlRuntime(opts.json, async (rt) => {
-        const result = await callLocal(rt, 'secrets.set', { name, value });
+        const params = { name, value, ...(opts.host.length > 0 && { hosts: opts.host }) };
+        const result = (await callLocal(rt, 'secrets.set', params)) as { name: string; hosts?: string[] };
         if (opts.json) printJson(result);
-        else console.log(`stored secret ${name}`);
+        else console.log(`stored secret ${name}${result.hosts ? ` (may be sent to ${result.hosts.join(', ')})` : ''}`);
       });
     });
   secrets
@@ -42,9 +49,9 @@ export function registerSecrets(program: Command): void {
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
       withControlRuntime(opts.json, async (rt) => {
-        const result = (await callLocal(rt, 'secrets.list', {})) as { names: string[] };
+        const result = (await callLocal(rt, 'secrets.list', {})) as { names: string[]; secrets: { name: string; hosts: string[] }[] };
         if (opts.json) printJson(result);
-        else for (const name of result.names) console.log(name);
+        else for (const { name, hosts } of result.secrets) console.log(hosts.length > 0 ? `${name}  → ${hosts.join(', ')}` : name);
       }),
     );
   secrets

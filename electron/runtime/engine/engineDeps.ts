@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ApprovalBroker } from '../policy/approvalBroker.js';
 import type { PolicyGate } from '../policy/gate.js';
+import type { SecretSource } from '../secrets/secretRefs.js';
 import type { Store } from '../store/store.js';
 import type { ToolRouter } from '../tools/router.js';
 import type { Redactor } from '../trace/redactor.js';
@@ -32,6 +33,8 @@ export interface EngineDeps {
   loopThreshold: number;
   /** Where questions tools ask mid-call wait for `tasks.respond` (without it, tools cannot ask). */
   questions?: UserQuestions;
+  /** Values and host bindings for `${secret:name}` in tool arguments (without it, references are refused). */
+  secrets?: SecretSource;
 }
 
 /** True when a process with this pid exists. */

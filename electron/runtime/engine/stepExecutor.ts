@@ -3,6 +3,7 @@ import { isoAt } from '../clock.js';
 import { digestOf, quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import { checkExpectations } from '../planning/expectations.js';
+import { resolveSecretRefs } from '../secrets/secretRefs.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
@@ -187,7 +188,13 @@ export class StepExecutor {
         this.deferredStart = this.startedData(current, candidate, tracePolicy && i === 0);
       } else this.save(current, trace);
       try {
-        const output = await candidate.tool.execute(candidate.args, {
+        // `${secret:name}` becomes its value only here, only toward its bound hosts; never stored so.
+        const args = resolveSecretRefs(candidate.tool, candidate.args, {
+          workspace: task.workspace,
+          secrets: this.deps.secrets,
+          redactor: this.deps.redactor,
+        });
+        const output = await candidate.tool.execute(args, {
           taskId: task.id,
           stepId: current.id,
           idempotencyKey: current.idempotencyKey,

@@ -42,6 +42,7 @@ export async function runEvalTask(spec: EvalTask, prices: PriceTable, env: NodeJ
     retryBackoffMs: 5,
     plans: withLlmGoals({
       registry: () => runtime!.registry,
+      redactor: () => runtime!.redactor,
       provider: () => provider,
       acceptance: () => spec.acceptance,
       prices,

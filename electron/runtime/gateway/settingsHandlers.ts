@@ -6,23 +6,36 @@ import { loadConfig } from '../config.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
 import type { Redactor } from '../trace/redactor.js';
 import { writeFileAtomicSync } from '../secrets/atomicFile.js';
+import { SecretHostBindings } from '../secrets/secretHosts.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import type { Handlers } from './handlers.js';
 
 /** `settings.*` (the config file) and `secrets.*` (write-only values) over RPC. */
 export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Handlers {
-  return (rt) => ({
-    'settings.get': () => ({ config: loadConfig(rt.options.home) }),
-    'settings.set': (p) => ({ config: writeConfigSections(rt.options.home, p.config) }),
-    'secrets.set': (p) => {
-      // Known to the redactor before anything could echo it (a provider error, a tool output).
-      rt.redactor.add(p.name, p.value);
-      secrets.set(p.name, p.value);
-      return { name: p.name };
-    },
-    'secrets.list': () => ({ names: secrets.list() }),
-    'secrets.delete': (p) => ({ deleted: secrets.delete(p.name) }),
-  });
+  return (rt) => {
+    const bindings = new SecretHostBindings(rt.options.home);
+    return {
+      'settings.get': () => ({ config: loadConfig(rt.options.home) }),
+      'settings.set': (p) => ({ config: writeConfigSections(rt.options.home, p.config) }),
+      'secrets.set': (p) => {
+        // Known to the redactor before anything could echo it (a provider error, a tool output).
+        rt.redactor.add(p.name, p.value);
+        // Hosts first: a bad pattern is refused before the value is stored.
+        if (p.hosts) bindings.set(p.name, p.hosts);
+        secrets.set(p.name, p.value);
+        return p.hosts ? { name: p.name, hosts: bindings.hostsOf(p.name) } : { name: p.name };
+      },
+      'secrets.list': () => {
+        const names = secrets.list();
+        const hosts = bindings.all();
+        return { names, secrets: names.map((name) => ({ name, hosts: hosts[name] ?? [] })) };
+      },
+      'secrets.delete': (p) => {
+        bindings.delete(p.name);
+        return { deleted: secrets.delete(p.name) };
+      },
+    };
+  };
 }
 
 /** Registers every stored secret with the redactor (at start-up), so none is ever written in clear. */

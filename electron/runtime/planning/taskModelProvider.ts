@@ -5,12 +5,13 @@ import { MeteredProvider } from '../models/meteredProvider.js';
 import { resolveModelRef } from '../models/modelRef.js';
 import { createProvider } from '../models/providerFactory.js';
 import type { ModelProvider } from '../models/types.js';
+import { RedactingProvider } from '../secrets/redactingProvider.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 
 /**
  * The provider a task's model calls go through (goal planning, playbook healing): `ref` resolved
  * against the `models` section with its key from the secret store, each call a `model.call`
- * trace event priced from `models.prices`.
+ * trace event priced from `models.prices`, every request redacted (no known secret reaches the model).
  */
 export function taskModelProvider(rt: AgentRuntime, task: Task, ref: string, models: ModelsConfig, secrets: SecretStore): ModelProvider {
   const clock = rt.options.clock ?? systemClock;
@@ -20,9 +21,11 @@ export function taskModelProvider(rt: AgentRuntime, task: Task, ref: string, mod
     if (value !== undefined && value.length >= 4) rt.redactor.add(name, value);
     return value;
   });
-  return new MeteredProvider(createProvider(spec, clock), {
+  const metered = new MeteredProvider(createProvider(spec, clock), {
     clock,
     prices: models.prices,
     onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
   });
+  // Whatever the model is shown (tool results, goal, project context) passes the redactor.
+  return new RedactingProvider(metered, rt.redactor);
 }

@@ -6,7 +6,9 @@ import type { PlanFactory, TaskPlan } from '../../engine/ports.js';
 import { LazyProvider } from '../../models/meteredProvider.js';
 import type { PriceTable } from '../../models/pricing.js';
 import type { ModelProvider } from '../../models/types.js';
+import { RedactingProvider } from '../../secrets/redactingProvider.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { Redactor } from '../../trace/redactor.js';
 import { ToolRouter } from '../../tools/router.js';
 import type { Tier } from '../../../contract/index.js';
 import { GoalPlanner, type IntentHooks } from './goalPlanner.js';
@@ -33,6 +35,8 @@ export interface LlmGoalOptions {
   onModelCall?: LlmPlannerOptions['onModelCall'];
   /** Goal tasks without checks get a proposal to review and wait for it; none succeeds without checks. */
   intent?: IntentHooks;
+  /** The runtime's redactor: every request the model receives passes it (tool results included). */
+  redactor?: () => Redactor;
 }
 
 /** Reads the workspace's AGENTS.md, the project context file that joins the stable prefix. */
@@ -55,7 +59,10 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
         ...(options.includeTiers && { includeTiers: options.includeTiers }),
       });
       const goal = task.plan.goal;
-      const provider = new LazyProvider(() => options.provider(task));
+      const provider = new LazyProvider(() => {
+        const model = options.provider(task);
+        return options.redactor ? new RedactingProvider(model, options.redactor()) : model;
+      });
       const prices = typeof options.prices === 'function' ? options.prices() : options.prices;
       const planner = new LlmPlanner({
         provider,
