@@ -11,6 +11,28 @@ export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied', 'ca
 /** An approval status. */
 export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
 
+/**
+ * A state-changing request a page sent after an agent action, held by the browser effect gate
+ * before it left: what it would do, with secrets and card data masked.
+ */
+export const HeldEffectSchema = z.object({
+  /** `request` (fetch/XHR/beacon), `form` (a form submission), `navigation` (main frame to another origin), `websocket` (a message). */
+  kind: z.enum(['request', 'form', 'navigation', 'websocket']),
+  /** HTTP method, or `WS` for a WebSocket message. */
+  method: z.string(),
+  url: z.string(),
+  /** What the request does: `payment` when it looks like one (path, fields, payment host), else `write`, `delete` or `send`. */
+  risk: RiskClassSchema,
+  /** Why it was held, e.g. "POST to /pay", "field cvc". */
+  reasons: z.array(z.string()),
+  /** Form or JSON fields, sensitive values masked. */
+  fields: z.record(z.string(), z.string()).optional(),
+  /** The body when it has no fields (masked, truncated). */
+  body: z.string().optional(),
+});
+/** A held effect. */
+export type HeldEffect = z.infer<typeof HeldEffectSchema>;
+
 /** What the user sees before deciding: the arguments and a human preview of the effect. */
 export const ApprovalPreviewSchema = z.object({
   summary: z.string(),
@@ -18,6 +40,8 @@ export const ApprovalPreviewSchema = z.object({
   body: z.string().optional(),
   /** Screenshot with the target marked (PNG, base64), for clicks. */
   screenshot: z.string().optional(),
+  /** Requests the browser held for this step: approving lets exactly these through, once. */
+  effects: z.array(HeldEffectSchema).optional(),
 });
 /** An approval preview. */
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;

@@ -6,7 +6,7 @@ import { ModelsConfigSchema } from './modelsConfig.js';
 /** The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied. */
 export const ConfigSchema = z
   .object({
-    policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [], profiles: {} }),
+    policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [], allowWrites: [], profiles: {} }),
     budget: BudgetSchema.partial().default({}),
     gateway: z
       .object({

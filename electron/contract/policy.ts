@@ -47,6 +47,11 @@ export const PolicyConfigSchema = z.object({
   /** Hosts (globs, optional `:port`) that external_http may reach without asking. */
   networkAllow: z.array(z.string()).default([]),
   /**
+   * Origins (`scheme://host[:port]`, globs: `http://127.0.0.1:*`) whose state-changing requests
+   * from a task's browser pass the effect gate without asking. Payment-like requests still ask.
+   */
+  allowWrites: z.array(z.string()).default([]),
+  /**
    * Named rule sets a task may use instead of `rules` (`task.policyProfile`, else its agent's
    * `policyProfile`); the defaults and `networkAllow` apply to every profile alike.
    */

@@ -1,13 +1,16 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { compileHostPatterns, type HostPattern } from '../../runtime/policy/hostPattern.js';
+import { compileWriteOrigins } from '../../runtime/policy/effects/writeOrigins.js';
+import { compileHostPatterns } from '../../runtime/policy/hostPattern.js';
 import { ToolError } from '../../runtime/tools/types.js';
-import { BrowserSession, CONTEXT_OPTIONS } from './browserSession.js';
+import { BrowserSession, CONTEXT_OPTIONS, type BrowserPolicy } from './browserSession.js';
 import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
 
 /** How the host browser backend is set up. */
 export interface BrowserHostOptions {
   /** Hosts every task's pages may reach (the policy's networkAllow). */
   networkAllow: readonly string[];
+  /** Origins whose state-changing requests pass the effect gate without asking (policy.allowWrites). */
+  allowWrites?: readonly string[];
   /** Chromium binary; default: discovered (AGENT_DESK_CHROMIUM, /usr/bin/chromium, Chrome channels). */
   executablePath?: string;
   headless?: boolean;
@@ -25,10 +28,13 @@ export class BrowserHost {
   private readonly sessions = new Map<string, Promise<BrowserSession>>();
   /** Sessions that finished opening, for synchronous lookups while classifying calls. */
   private readonly opened = new Map<string, BrowserSession>();
-  private readonly allow: readonly HostPattern[];
+  private readonly policy: BrowserPolicy;
 
   constructor(private readonly options: BrowserHostOptions) {
-    this.allow = compileHostPatterns(options.networkAllow, 'policy.networkAllow');
+    this.policy = {
+      allow: compileHostPatterns(options.networkAllow, 'policy.networkAllow'),
+      allowWrites: compileWriteOrigins(options.allowWrites ?? []),
+    };
   }
 
   /** Whether a Chromium can be found (the tools report unavailable with the install hint otherwise). */
@@ -47,8 +53,8 @@ export class BrowserHost {
     if (!session) {
       const opening =
         this.options.profileDir === undefined
-          ? this.launch().then((browser) => BrowserSession.open(browser, workspace, this.allow))
-          : this.launchProfile().then((context) => BrowserSession.openShared(context, workspace, this.allow));
+          ? this.launch().then((browser) => BrowserSession.open(browser, workspace, this.policy))
+          : this.launchProfile().then((context) => BrowserSession.openShared(context, workspace, this.policy));
       session = opening.then((opened) => (this.opened.set(workspace, opened), opened));
       session.catch(() => this.sessions.delete(workspace));
       this.sessions.set(workspace, session);

@@ -24,6 +24,7 @@ export function browserRuntimeParts(config: Config, home: string): BrowserRuntim
   const { profileDir } = config.browser;
   const host = new BrowserHost({
     networkAllow: config.policy.networkAllow,
+    allowWrites: config.policy.allowWrites,
     ...(profileDir !== undefined && { profileDir: path.resolve(home, profileDir) }),
   });
   return {

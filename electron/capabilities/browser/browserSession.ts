@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Download, Locator, Page, Route } from 'playwright-core';
-import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
+import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
+import type { HeldEffect } from '../../contract/index.js';
+import { describeEffects, EffectHeldError } from '../../runtime/policy/effects/heldEffects.js';
 import { ToolError } from '../../runtime/tools/types.js';
+import { saveDownloadInWorkspace } from './downloads.js';
+import type { EffectGate } from './effectGate.js';
+import { NetworkScreen, type BlockedRequest, type BrowserPolicy } from './networkScreen.js';
 import { clickRisk, PAGE_MODEL_SCRIPT, REF_ATTRIBUTE, type PageElement, type PageModel } from './pageModel.js';
+
+export type { BlockedRequest, BrowserPolicy } from './networkScreen.js';
 
 /** How a tool names the element it acts on: a snapshot ref, its visible text, role + name, or a CSS selector. */
 export interface ElementTarget {
@@ -14,20 +18,15 @@ export interface ElementTarget {
   selector?: string;
 }
 
-/** A request the allowlist stopped. */
-export interface BlockedRequest {
-  url: string;
-  host: string;
-  navigation: boolean;
-  reason: string;
-}
-
 /** A risky element on the current page, with a screenshot that marks it (for approvals). */
 interface RiskyMark {
   screenshot: string;
 }
 
 const ACTION_TIMEOUT_MS = 15_000;
+/** An action is over when the page sent nothing for this long (its requests reached the gate). */
+const QUIET_MS = 150;
+const MAX_SETTLE_MS = 1500;
 
 /** Every task context: downloads caught (and confined), no service workers, one viewport. */
 export const CONTEXT_OPTIONS = { acceptDownloads: true, serviceWorkers: 'block', viewport: { width: 1280, height: 800 } } as const;
@@ -38,9 +37,10 @@ export const CONTEXT_OPTIONS = { acceptDownloads: true, serviceWorkers: 'block',
  * latest page model so click targets can be classified before they are clicked.
  */
 export class BrowserSession {
-  private readonly allowedHosts = new Set<string>();
-  private readonly blockedLog: BlockedRequest[] = [];
   private readonly downloadsLog: string[] = [];
+  private readonly network: NetworkScreen;
+  /** The element the running action targets (outlined in an approval's screenshot). */
+  actedOn: string | undefined;
   private model: PageModel = { url: 'about:blank', title: '', elements: [] };
   private marks = new Map<string, RiskyMark>();
 
@@ -48,34 +48,33 @@ export class BrowserSession {
     readonly context: BrowserContext,
     readonly page: Page,
     readonly workspace: string,
-    private readonly allow: readonly HostPattern[],
+    policy: BrowserPolicy,
     /** False for a page in a shared persistent profile: closing the task closes only its page. */
     private readonly ownsContext: boolean,
-  ) {}
+  ) {
+    this.network = new NetworkScreen(page, policy);
+  }
 
   /** Opens an isolated context for a task workspace. */
-  static async open(browser: Browser, workspace: string, allow: readonly HostPattern[]): Promise<BrowserSession> {
-    return BrowserSession.attach(await browser.newContext(CONTEXT_OPTIONS), workspace, allow, true);
+  static async open(browser: Browser, workspace: string, policy: BrowserPolicy): Promise<BrowserSession> {
+    return BrowserSession.attach(await browser.newContext(CONTEXT_OPTIONS), workspace, policy, true);
   }
 
   /**
    * Opens a task's page in the shared persistent context of a configured profile: cookies and
    * storage persist across tasks (the point of a profile), requests are still screened per page.
    */
-  static openShared(context: BrowserContext, workspace: string, allow: readonly HostPattern[]): Promise<BrowserSession> {
-    return BrowserSession.attach(context, workspace, allow, false);
+  static openShared(context: BrowserContext, workspace: string, policy: BrowserPolicy): Promise<BrowserSession> {
+    return BrowserSession.attach(context, workspace, policy, false);
   }
 
-  private static async attach(context: BrowserContext, workspace: string, allow: readonly HostPattern[], ownsContext: boolean) {
+  private static async attach(context: BrowserContext, workspace: string, policy: BrowserPolicy, ownsContext: boolean) {
     const page = await context.newPage();
     page.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    const session = new BrowserSession(context, page, workspace, allow, ownsContext);
-    if (ownsContext) await context.route('**/*', (route) => session.screen(route));
-    else {
-      await page.route('**/*', (route) => session.screen(route));
-      // A page it opened would escape page-level screening, so a shared profile gets no popups.
-      page.on('popup', (popup) => void popup.close().catch(() => undefined));
-    }
+    const session = new BrowserSession(context, page, workspace, policy, ownsContext);
+    await session.network.attach(ownsContext ? context : page, context);
+    // A page it opened would escape page-level screening, so a shared profile gets no popups.
+    if (!ownsContext) page.on('popup', (popup) => void popup.close().catch(() => undefined));
     page.on('download', (download) => void session.saveDownload(download));
     return session;
   }
@@ -87,7 +86,12 @@ export class BrowserSession {
 
   /** Requests blocked so far (newest last). */
   get blocked(): readonly BlockedRequest[] {
-    return this.blockedLog;
+    return this.network.blocked;
+  }
+
+  /** The effect gate every state-changing request of this task's pages passes. */
+  get effects(): EffectGate {
+    return this.network.effects;
   }
 
   /** Workspace-relative paths of downloads saved so far. */
@@ -97,7 +101,38 @@ export class BrowserSession {
 
   /** Lets the page reach a host the gate allowed this task to navigate to. */
   allowHost(host: string): void {
-    this.allowedHosts.add(host.toLowerCase());
+    this.network.allowHost(host);
+  }
+
+  /** The origin of the page the agent acts on ('null' for about:blank). */
+  pageOrigin(): string {
+    try {
+      return new URL(this.page.url()).origin;
+    } catch {
+      return 'null';
+    }
+  }
+
+  /** Waits until the page loaded and sent nothing for a moment, so an action's requests have reached the gate. */
+  async settle(): Promise<void> {
+    await this.page.waitForLoadState('load').catch(() => undefined);
+    const started = Date.now();
+    do await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    while (Date.now() - this.network.lastActivityAt < QUIET_MS && Date.now() - started < MAX_SETTLE_MS);
+  }
+
+  /** The typed error for effects the gate held during `action`: method, URL, masked fields, the acted-on element outlined. */
+  async heldError(effects: readonly HeldEffect[], action: string): Promise<EffectHeldError> {
+    const style = this.actedOn ? `[${REF_ATTRIBUTE}="${this.actedOn}"]{outline:4px solid #e11d48 !important;outline-offset:2px !important}` : '';
+    const png = await this.page.screenshot({ type: 'png', style }).catch(() => undefined);
+    const risk = effects.find((e) => e.risk === 'payment')?.risk ?? effects[0]!.risk;
+    const why = [...new Set(effects.flatMap((e) => e.reasons))].join('; ');
+    return new EffectHeldError(effects, {
+      summary: `${action} on ${this.page.url()}: the page sent ${describeEffects(effects)} — ${risk}: ${why}`,
+      body: JSON.stringify(effects, null, 2),
+      ...(png && { screenshot: png.toString('base64') }),
+      effects: [...effects],
+    });
   }
 
   /** The element a target names in the last page model (undefined for selectors or stale targets). */
@@ -106,7 +141,10 @@ export class BrowserSession {
     if (target.ref !== undefined) return els.find((e) => e.ref === target.ref);
     if (target.role !== undefined) return els.find((e) => e.role === target.role && (target.name === undefined || e.name === target.name));
     const text = target.text?.trim();
-    if (text !== undefined) return els.find((e) => e.name === text) ?? els.find((e) => e.role !== 'heading' && e.name.includes(text));
+    if (text !== undefined)
+      return (
+        els.find((e) => e.name === text || e.text === text) ?? els.find((e) => e.role !== 'heading' && (e.text ?? e.name).includes(text))
+      );
     return undefined;
   }
 
@@ -161,7 +199,8 @@ export class BrowserSession {
 
   /** Blocked main-frame navigations since `index` in the blocked log, as a ToolError (or nothing). */
   navigationBlockedSince(index: number): ToolError | undefined {
-    const hit = this.blockedLog.slice(index).find((b) => b.navigation);
+    // Held effects are the effect gate's to report (as an approval), not a failed navigation.
+    const hit = this.network.blocked.slice(index).find((b) => b.navigation && !b.effect);
     return hit && new ToolError(`navigation to ${hit.url} blocked: ${hit.reason}`, false, 'browser_blocked');
   }
 
@@ -170,35 +209,8 @@ export class BrowserSession {
     await (this.ownsContext ? this.context.close() : this.page.close()).catch(() => undefined);
   }
 
-  private async screen(route: Route): Promise<void> {
-    const request = route.request();
-    const url = safeUrl(request.url());
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return route.continue();
-    const host = url.port ? url.host : `${url.hostname}:${url.protocol === 'https:' ? 443 : 80}`;
-    if (this.allowedHosts.has(host.toLowerCase()) || hostAllowed(this.allow, host)) return route.continue();
-    this.blockedLog.push({
-      url: url.href,
-      host,
-      navigation: request.isNavigationRequest() && request.frame() === this.page.mainFrame(),
-      reason: `host ${host} is not in the browser allowlist (policy.networkAllow, or a URL this task navigated to with approval)`,
-    });
-    return route.abort('blockedbyclient');
-  }
-
   private async saveDownload(download: Download): Promise<void> {
-    const name = path.basename(download.suggestedFilename()).replace(/[^\w.\-() ]/g, '_') || 'download';
-    const folder = path.join(this.workspace, 'downloads');
-    mkdirSync(folder, { recursive: true });
-    const target = path.join(folder, name);
-    await download.saveAs(target).catch(() => undefined);
-    this.downloadsLog.push(path.posix.join('downloads', name));
-  }
-}
-
-function safeUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
+    const saved = await saveDownloadInWorkspace(download, this.workspace);
+    if (saved) this.downloadsLog.push(saved);
   }
 }

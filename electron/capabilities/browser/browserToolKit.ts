@@ -54,6 +54,11 @@ export interface ActionSpec<I> {
   readOnly: boolean;
   /** False for actions that leave the page as it was (no new page model needed). */
   changesPage: boolean;
+  /**
+   * True for actions on the page (click, fill, type, press, select): a state-changing request the
+   * page sends meanwhile is held and turns the call into an approval of exactly that request.
+   */
+  gatesEffects?: boolean;
   classify?: (args: I, session: BrowserSession | undefined) => CallClassification;
   run(session: BrowserSession, args: I, ctx: ToolContext): Promise<Record<string, unknown>>;
 }
@@ -80,11 +85,34 @@ export function browserTool<I>(host: BrowserHost, spec: ActionSpec<I>): AnyTool 
     },
     execute: async (args: I, ctx) => {
       const session = await host.session(ctx.workspace);
-      const result = await spec.run(session, args, ctx);
+      const result = spec.gatesEffects ? await runGated(session, spec, args, ctx) : await spec.run(session, args, ctx);
       if (spec.changesPage) await session.refresh();
       return { ...result, page: { url: session.page.url(), title: await session.page.title().catch(() => '') } };
     },
   };
+}
+
+/**
+ * Runs a page action inside an effect-gate window: what the page sends until it goes quiet is
+ * decided by the gate; anything held (aborted before it left) makes the call an EffectHeldError,
+ * even when the action itself failed because of it.
+ */
+async function runGated<I>(session: BrowserSession, spec: ActionSpec<I>, args: I, ctx: ToolContext): Promise<Record<string, unknown>> {
+  const target = targetOf(args as ElementTarget);
+  session.actedOn = Object.keys(target).length > 0 ? session.findInModel(target)?.ref : undefined;
+  session.effects.open(ctx.approved, session.pageOrigin());
+  let outcome: { result: Record<string, unknown> } | { error: unknown };
+  try {
+    outcome = { result: await spec.run(session, args, ctx) };
+    await session.settle();
+  } catch (error) {
+    outcome = { error };
+  }
+  const held = session.effects.close();
+  const on = Object.keys(target).length > 0 ? ` ${describeTarget(target)}` : '';
+  if (held.length > 0) throw await session.heldError(held, `${spec.name}${on}`);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.result;
 }
 
 /** A classification on the task's own page: reads allowed, writes stay inside its isolated context. */

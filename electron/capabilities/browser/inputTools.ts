@@ -20,12 +20,14 @@ export function inputTools(host: BrowserHost): AnyTool[] {
       risk: 'payment',
       readOnly: false,
       changesPage: true,
+      gatesEffects: true,
       classify: (args, session) => classifyClick(targetOf(args), session),
       run: async (session, args) => {
         const target = targetOf(args);
         const locator = session.locate(target);
         const element = await session.describe(locator);
         assertClassified(target, session, element);
+        session.actedOn = element.ref;
         const mark = session.blocked.length;
         await locator.click({ timeout: args.timeoutMs });
         await session.page.waitForLoadState('load').catch(() => undefined);
@@ -42,6 +44,7 @@ export function inputTools(host: BrowserHost): AnyTool[] {
       risk: 'write',
       readOnly: false,
       changesPage: true,
+      gatesEffects: true,
       classify: (args, session) => pageClassification('write', false, session, `fill ${describeTarget(targetOf(args))}`),
       run: async (session, args) => {
         await session.locate(targetOf(args)).fill(args.value, { timeout: args.timeoutMs });
@@ -58,6 +61,7 @@ export function inputTools(host: BrowserHost): AnyTool[] {
       risk: 'write',
       readOnly: false,
       changesPage: true,
+      gatesEffects: true,
       classify: (args, session) => pageClassification('write', false, session, `type into ${describeTarget(targetOf(args))}`),
       run: async (session, args) => {
         await session.locate(targetOf(args)).pressSequentially(args.value, { delay: args.delayMs });
@@ -73,6 +77,7 @@ export function inputTools(host: BrowserHost): AnyTool[] {
       risk: 'payment',
       readOnly: false,
       changesPage: true,
+      gatesEffects: true,
       classify: (args, session) => classifyPress(args.key, targetOf(args), session),
       run: async (session, args) => {
         const target = targetOf(args);
@@ -94,6 +99,7 @@ export function inputTools(host: BrowserHost): AnyTool[] {
       risk: 'write',
       readOnly: false,
       changesPage: true,
+      gatesEffects: true,
       classify: (args, session) =>
         pageClassification('write', false, session, `select "${args.option}" in ${describeTarget(targetOf(args))}`),
       run: async (session, args) => {

@@ -1,5 +1,5 @@
 import type { CallClassification } from '../../runtime/tools/types.js';
-import { classifyClick } from '../../runtime/gui/riskyClick.js';
+import { classifyClick, type SubmittedForm } from '../../runtime/gui/riskyClick.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import type { BrowserSession, ElementTarget } from './browserSession.js';
 import { describeTarget, pageClassification } from './browserToolKit.js';
@@ -11,6 +11,10 @@ export interface Activation {
   role: string;
   name: string;
   href?: string;
+  /** The visible text when it differs from the name. */
+  text?: string;
+  /** The form it submits. */
+  form?: SubmittedForm;
   /** Where a submitted form posts. */
   action?: string;
   /** For previews: "submits the form with button …", "activates …". */
@@ -38,8 +42,16 @@ export function activationOf(key: string, element: PageElement | undefined): Act
   if (!kind || !element) return undefined;
   const roles = kind === 'enter' ? ACTIVATES_ON_ENTER : ACTIVATES_ON_SPACE;
   if (roles.has(element.role)) {
-    const { ref, role, name, href } = element;
-    return { ref, role, name, ...(href !== undefined && { href }), how: `activates ${role} "${name}"` };
+    const { ref, role, name, href, text, form } = element;
+    return {
+      ref,
+      role,
+      name,
+      ...(href !== undefined && { href }),
+      ...(text !== undefined && { text }),
+      ...(form && { form }),
+      how: `activates ${role} "${name}"`,
+    };
   }
   if (kind === 'enter' && element.submit) {
     const s = element.submit;
@@ -48,6 +60,7 @@ export function activationOf(key: string, element: PageElement | undefined): Act
       role: 'button',
       name: s.name,
       action: s.action,
+      form: { action: s.action, method: s.method ?? 'get', fields: s.fields ?? [] },
       how: s.ref !== undefined ? `submits the form with button "${s.name}"` : `submits the form to ${s.action}`,
     };
   }

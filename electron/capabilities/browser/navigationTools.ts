@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { hostOfUrl } from '../../runtime/policy/subject.js';
@@ -103,8 +103,9 @@ export function navigationTools(host: BrowserHost): AnyTool[] {
       changesPage: false,
       run: async (session, args, ctx) => {
         const relative = args.path ?? `screenshots/${ctx.stepId}.png`;
-        mkdirSync(path.dirname(path.resolve(ctx.workspace, relative)), { recursive: true });
+        // Checked before any folder is made: a path outside the workspace creates nothing there.
         const target = resolveWorkspacePath(ctx.workspace, relative);
+        mkdirConfined(ctx.workspace, path.dirname(target.relative));
         const png = await session.page.screenshot({ type: 'png', fullPage: args.fullPage, path: target.absolute });
         return { path: target.relative, bytes: png.length };
       },
@@ -138,4 +139,20 @@ export function navigationTools(host: BrowserHost): AnyTool[] {
       },
     }),
   ];
+}
+
+/**
+ * Creates a workspace-relative folder one level at a time, re-checking each level (a symlink
+ * planted along the way cannot lead the next mkdir outside the workspace).
+ */
+function mkdirConfined(workspace: string, relative: string): void {
+  let current = '';
+  for (const part of relative.split('/').filter((p) => p !== '' && p !== '.')) {
+    current = current ? `${current}/${part}` : part;
+    const checked = resolveWorkspacePath(workspace, current);
+    const stat = lstatSync(checked.absolute, { throwIfNoEntry: false });
+    if (stat === undefined) mkdirSync(checked.absolute);
+    else if (!stat.isDirectory())
+      throw new ToolError(`screenshot folder "${current}" is not a folder inside the task workspace`, false, 'path_outside_workspace');
+  }
 }

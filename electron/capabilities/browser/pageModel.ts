@@ -1,13 +1,18 @@
-import { classifyClick, type ClickRisk } from '../../runtime/gui/riskyClick.js';
+import { classifyClick, type ClickRisk, type SubmittedForm } from '../../runtime/gui/riskyClick.js';
 
 /** One element of a page snapshot: what assistive technology would announce, with a stable ref. */
 export interface PageElement {
   /** Stable for the element's life on the page (`e1`, `e2`, …); target it as `{ ref }`. */
   ref: string;
   role: string;
+  /** The accessible name, computed as the browser does (aria-labelledby, aria-label, alt, value, CSS content, text). */
   name: string;
+  /** The text the element shows, present only when it differs from `name` (a mismatch is a risk signal). */
+  text?: string;
   tag: string;
   href?: string;
+  /** For a submit control: the form it submits (where it posts, its field names). */
+  form?: SubmittedForm;
   value?: string;
   disabled?: boolean;
   /** Heading level for headings. */
@@ -24,6 +29,9 @@ export interface FormSubmit {
   name: string;
   /** Where the form posts. */
   action: string;
+  method?: string;
+  /** Field names, ids and autocomplete tokens of the form's controls. */
+  fields?: string[];
 }
 
 /** A page as planners see it: untrusted content by definition. */
@@ -35,9 +43,17 @@ export interface PageModel {
   focused?: string;
 }
 
-/** The click risk of a page element: an `<a href>` is judged as a link (text and URL), whatever its role. */
-export function clickRisk(el: Pick<PageElement, 'role' | 'name' | 'href'>): ClickRisk {
-  return classifyClick({ text: el.name, ...(el.href ? { role: 'link', url: el.href } : { role: el.role }) });
+/**
+ * The click risk of a page element: its accessible name and visible text, an `<a href>` judged as
+ * a link (text and URL) whatever its role, a submit control by the form it submits.
+ */
+export function clickRisk(el: Pick<PageElement, 'role' | 'name' | 'href' | 'text' | 'form'>): ClickRisk {
+  return classifyClick({
+    text: el.name,
+    ...(el.text !== undefined && { visibleText: el.text }),
+    ...(el.href ? { role: 'link', url: el.href } : { role: el.role }),
+    ...(el.form && { form: el.form }),
+  });
 }
 
 /** The attribute that carries an element's ref in the page. */
@@ -69,18 +85,62 @@ export const PAGE_MODEL_SCRIPT = String.raw`function collectPageModel(refAttribu
     }
     return 'generic';
   };
+  // CSS generated content is part of what an element shows and announces (::before/::after).
+  const generated = (el, pseudo) => {
+    const content = getComputedStyle(el, pseudo).content;
+    if (!content || content === 'none' || content === 'normal') return '';
+    let out = '';
+    for (const m of content.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(([\w-]+)\)/g)) out += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el.getAttribute(m[2]) ?? '');
+    return out;
+  };
+  const hidden = (el) => {
+    const style = getComputedStyle(el);
+    return style.display === 'none' || style.visibility === 'hidden' || el.getAttribute('aria-hidden') === 'true';
+  };
+  // Name from content (accname): text, generated content and image alts of the visible subtree.
+  const contentText = (el) => {
+    let out = generated(el, '::before');
+    for (const node of el.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE) out += node.textContent;
+      else if (node.nodeType === Node.ELEMENT_NODE && !hidden(node)) {
+        out += node.tagName === 'IMG' ? (node.getAttribute('alt') ?? '') : ' ' + contentText(node) + ' ';
+      }
+    }
+    return out + generated(el, '::after');
+  };
   const nameOf = (el) => {
-    const label = el.getAttribute('aria-label');
-    if (label) return label;
     const labelledBy = el.getAttribute('aria-labelledby');
-    if (labelledBy) return labelledBy.split(/\s+/).map((id) => (document.getElementById(id)?.textContent ?? '')).join(' ');
-    if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type)) return el.value;
+    if (labelledBy) {
+      const named = labelledBy.split(/\s+/).map((id) => { const ref = document.getElementById(id); return ref ? contentText(ref) : ''; }).join(' ');
+      if (named.trim()) return named;
+    }
+    const label = el.getAttribute('aria-label');
+    if (label && label.trim()) return label;
+    if (el.tagName === 'INPUT' && el.type === 'image') return el.getAttribute('alt') || el.value || el.title || 'Submit';
+    if (el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type)) {
+      return el.value || (el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : '');
+    }
+    if (el.tagName === 'IMG') return el.getAttribute('alt') ?? '';
     if (['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) {
       const labels = el.labels ? [...el.labels].map((l) => l.textContent ?? '').join(' ') : '';
-      return labels || el.getAttribute('placeholder') || el.getAttribute('name') || '';
+      return labels || el.getAttribute('placeholder') || el.getAttribute('name') || el.title || '';
     }
-    return el.innerText ?? el.textContent ?? '';
+    return contentText(el) || el.title || '';
   };
+  // What the element shows; input images show a picture, so only their name speaks for them.
+  const shownOf = (el) => {
+    if (el.tagName === 'INPUT') return ['button', 'submit', 'reset'].includes(el.type) ? el.value : undefined;
+    if (['TEXTAREA', 'SELECT', 'IMG'].includes(el.tagName)) return undefined;
+    return contentText(el);
+  };
+  const fieldsOf = (form) =>
+    [...form.elements].flatMap((c) => [c.name, c.id, c.getAttribute('autocomplete')]).filter((v) => v).slice(0, 50);
+  const isSubmit = (el) =>
+    (el.tagName === 'BUTTON' && el.type === 'submit') || (el.tagName === 'INPUT' && ['submit', 'image'].includes(el.type));
+  const formOf = (el) =>
+    isSubmit(el) && el.form
+      ? { action: el.formAction || el.form.action, method: (el.getAttribute('formmethod') || el.form.method || 'get').toLowerCase(), fields: fieldsOf(el.form) }
+      : undefined;
   const refOf = (el) => {
     let ref = el.getAttribute(refAttribute);
     if (!ref) {
@@ -93,11 +153,10 @@ export const PAGE_MODEL_SCRIPT = String.raw`function collectPageModel(refAttribu
   // Implicit submission (HTML spec): Enter in a form's text field activates the form's default button.
   const submitOf = (el) => {
     if (el.tagName !== 'INPUT' || nonText.includes(el.type) || !el.form) return undefined;
-    const button = [...el.form.elements].find(
-      (c) => (c.tagName === 'BUTTON' && c.type === 'submit') || (c.tagName === 'INPUT' && ['submit', 'image'].includes(c.type)),
-    );
-    if (!button) return { name: '', action: el.form.action };
-    return { ref: refOf(button), name: nameOf(button).replace(/\s+/g, ' ').trim().slice(0, 200), action: button.formAction || el.form.action };
+    const button = [...el.form.elements].find(isSubmit);
+    const form = { method: (el.form.method || 'get').toLowerCase(), fields: fieldsOf(el.form) };
+    if (!button) return { name: '', action: el.form.action, ...form };
+    return { ref: refOf(button), name: nameOf(button).replace(/\s+/g, ' ').trim().slice(0, 200), ...formOf(button) };
   };
   const elements = [];
   for (const el of document.querySelectorAll(selector)) {
@@ -111,7 +170,11 @@ export const PAGE_MODEL_SCRIPT = String.raw`function collectPageModel(refAttribu
       name: nameOf(el).replace(/\s+/g, ' ').trim().slice(0, 200),
       tag,
     };
+    const shown = shownOf(el)?.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (shown !== undefined && shown !== item.name) item.text = shown;
     if (el.tagName === 'A' && el.href) item.href = el.href;
+    const form = formOf(el);
+    if (form) item.form = form;
     const isSecret = el.tagName === 'INPUT' && el.type === 'password';
     if (('value' in el) && el.tagName !== 'BUTTON' && !isSecret) {
       item.value = el.value.slice(0, 200);

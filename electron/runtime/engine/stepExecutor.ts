@@ -7,6 +7,7 @@ import { resolveSecretRefs } from '../secrets/secretRefs.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
+import { approvedCallOf, EffectHeldError } from '../policy/effects/heldEffects.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
@@ -173,6 +174,7 @@ export class StepExecutor {
 
   private async run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
     const task = this.host.task();
+    const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
     let current = step;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
@@ -200,6 +202,7 @@ export class StepExecutor {
           idempotencyKey: current.idempotencyKey,
           workspace: task.workspace,
           signal: this.host.signal,
+          ...(approved && { approved }),
           progress: (p) => this.progressed(current, p),
           ...(this.deps.questions && {
             askUser: (q: QuestionInput) => {
@@ -211,6 +214,7 @@ export class StepExecutor {
         return this.completed(current, output, startedAt, decision);
       } catch (error) {
         if (this.host.signal.aborted) return this.interrupted(current, startedAt);
+        if (error instanceof EffectHeldError) return this.effectHeld(current, error, candidate, decision);
         const message = error instanceof Error ? error.message : String(error);
         const retryable = error instanceof ToolError && error.retryable;
         if (retryable && i + 1 < candidates.length) {
@@ -221,6 +225,27 @@ export class StepExecutor {
       }
     }
     return this.failed(current, 'no fallback tool is allowed without a new approval', this.deps.clock.now(), decision, false);
+  }
+
+  /**
+   * The page sent requests the browser held before they left: this step asks for exactly them
+   * (method, URL, masked fields, marked screenshot) and, approved, runs again with them allowed once.
+   */
+  private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
+    const policy = held.decision();
+    const approval = this.deps.approvals.request({
+      taskId: step.taskId,
+      stepId: step.id,
+      tool: step.tool,
+      subject: held.effects[0]?.url ?? '',
+      args: step.args,
+      decision: policy,
+      preview: held.preview,
+    });
+    const waiting: Step = { ...step, status: 'waiting_approval', approvalId: approval.id, policy };
+    this.save(waiting, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
+    this.host.transition('waiting_approval', `approval needed: ${held.preview.summary}`);
+    return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
   /** A running call reported progress: trace it and show it on the live step. */

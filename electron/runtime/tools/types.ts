@@ -9,6 +9,7 @@ import type {
   UserAnswer,
   UserQuestion,
 } from '../../contract/index.js';
+import type { ApprovedCall } from '../policy/effects/heldEffects.js';
 
 /** What a tool sees while it runs one call. */
 export interface ToolContext {
@@ -27,6 +28,8 @@ export interface ToolContext {
    * until `tasks.respond` answers. Rejects when the task is cancelled or paused meanwhile.
    */
   askUser?(question: Pick<UserQuestion, 'source' | 'message' | 'requestedSchema'>): Promise<UserAnswer>;
+  /** The human approval this call runs under, if it was asked for (the browser lets exactly its effects through). */
+  approved?: ApprovedCall;
 }
 
 /** How one concrete call is classified for the policy gate. */

@@ -55,4 +55,59 @@ describe('click risk classification (browser and desktop clicks)', () => {
     expect(classifyClick({ text: '发送', role: 'button' }).risk).toBe('send');
     expect(classifyClickTarget({ text: 'Delete account' })).toBeUndefined();
   });
+
+  it.each([
+    ['zero-width space', 'Place\u200Border'],
+    ['zero-width joiner and word joiner', 'Pl\u200Dace \u2060order'],
+    ['BOM inside a word', 'Place or\uFEFFder'],
+    ['soft hyphen', 'Place or\u00ADder'],
+    ['Cyrillic letters', 'Plасе оrdеr'],
+    ['Greek letters', 'Ρlace οrder'],
+    ['full-width letters', 'Ｐｌａｃｅ　ｏｒｄｅｒ'],
+    ['accents', 'Plàce ördér'],
+    ['Submit order', 'Submit order'],
+    ['Authorize payment', 'Authorize payment'],
+    ['Authorise the payment', 'Authorise the payment'],
+    ['Complete purchase', 'Complete purchase'],
+    ['Finalize order', 'Finalize order'],
+    ['Confirm payment', 'Confirm payment'],
+    ['Order now', 'Order now'],
+    ['Pay now', 'Pay now'],
+    ['立即订购', '立即订购'],
+    ['确认支付', '确认支付'],
+    ['立即支付', '立即支付'],
+    ['去结算', '去结算'],
+    ['full-width Chinese punctuation', '【立即订购】'],
+    ['Chinese with a zero-width space', '提\u200B交订单'],
+  ])('an obfuscated or extended label (%s) is a payment click', (_, text) => {
+    expect(classifyClick({ text, role: 'button' }).risk).toBe('payment');
+    expect(classifyClickTarget({ text })?.risk).toBe('payment');
+  });
+
+  it('a harmless accessible name does not hide risky visible text, nor the other way round', () => {
+    expect(classifyClick({ text: 'Continue', visibleText: 'Pay now', role: 'button' }).risk).toBe('payment');
+    expect(classifyClick({ text: 'Pay now', visibleText: 'Continue', role: 'button' }).risk).toBe('payment');
+  });
+
+  it('a name that differs from the visible text asks even when neither says anything risky', () => {
+    expect(classifyClick({ text: 'Next step', visibleText: 'Continue', role: 'button' })).toMatchObject({
+      risk: 'send',
+      because: expect.stringContaining('shows "Continue" but is announced as "Next step"'),
+    });
+    // An icon, or a name that extends the text, is no mismatch.
+    expect(classifyClick({ text: 'Close dialog', visibleText: 'Close', role: 'button' }).risk).toBe('write');
+    expect(classifyClick({ text: 'Close', visibleText: '×', role: 'button' }).risk).toBe('write');
+  });
+
+  it('a "Continue" button whose form posts to /pay or asks for card fields is a payment', () => {
+    const pay = { action: 'https://shop.test/pay', method: 'post', fields: ['name'] };
+    expect(classifyClick({ text: 'Continue', role: 'button', form: pay })).toMatchObject({
+      risk: 'payment',
+      because: expect.stringContaining('posts to https://shop.test/pay'),
+    });
+    const card = { action: 'https://shop.test/step2', method: 'post', fields: ['cc-number', 'cvc', 'name'] };
+    expect(classifyClick({ text: 'Continue', role: 'button', form: card }).risk).toBe('payment');
+    const plain = { action: 'https://shop.test/search', method: 'get', fields: ['q'] };
+    expect(classifyClick({ text: 'Continue', role: 'button', form: plain }).risk).toBe('write');
+  });
 });

@@ -1,0 +1,171 @@
+import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
+import type { HeldEffect } from '../../contract/index.js';
+import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
+import { requestEffect, webSocketEffect } from '../../runtime/policy/effects/requestEffect.js';
+import type { WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
+import { EffectGate } from './effectGate.js';
+import { guardRedirects, type RedirectHop } from './redirectGuard.js';
+
+/** What a task's browser may reach and write: the host allowlist and the origins whose writes pass. */
+export interface BrowserPolicy {
+  allow: readonly HostPattern[];
+  allowWrites: readonly WriteOrigin[];
+}
+
+/** A request the allowlist or the effect gate stopped. */
+export interface BlockedRequest {
+  url: string;
+  host: string;
+  navigation: boolean;
+  reason: string;
+  /** Set when the effect gate stopped it (a state-changing request), not the allowlist. */
+  effect?: HeldEffect;
+}
+
+/**
+ * Everything a task's pages send, screened before it leaves: the host allowlist on every request,
+ * every redirect hop and every WebSocket; the effect gate on every state-changing request and
+ * every WebSocket message a page sends.
+ */
+export class NetworkScreen {
+  readonly effects: EffectGate;
+  private readonly allowedHosts = new Set<string>();
+  private readonly blockedLog: BlockedRequest[] = [];
+  /** When the last request or message was seen (an action settles once the page goes quiet). */
+  lastActivityAt = 0;
+
+  constructor(
+    private readonly page: Page,
+    private readonly policy: BrowserPolicy,
+  ) {
+    this.effects = new EffectGate(policy.allowWrites);
+  }
+
+  /** Screens a context (or, in a shared profile, one page): requests, redirect hops, WebSockets. */
+  async attach(target: BrowserContext | Page, context: BrowserContext): Promise<void> {
+    await target.route('**/*', (route) => this.screen(route));
+    await target.routeWebSocket(/.*/, (ws) => this.screenWebSocket(ws));
+    const guard = (page: Page) => guardRedirects(context, page, (hop) => this.screenHop(hop));
+    await guard(this.page);
+    // Popups of an isolated context are the task's pages too (a shared profile closes them).
+    if (target === context) context.on('page', (page) => void guard(page).catch(() => undefined));
+  }
+
+  /** Requests blocked so far (newest last). */
+  get blocked(): readonly BlockedRequest[] {
+    return this.blockedLog;
+  }
+
+  /** Lets the page reach a host the gate allowed this task to navigate to. */
+  allowHost(host: string): void {
+    this.allowedHosts.add(host.toLowerCase());
+  }
+
+  /** Why a URL's host may not be reached, or undefined when it may. */
+  hostProblem(url: URL): { host: string; reason: string } | undefined {
+    const host = hostWithPort(url);
+    if (this.allowedHosts.has(host.toLowerCase()) || hostAllowed(this.policy.allow, host)) return undefined;
+    return {
+      host,
+      reason: `host ${host} is not in the browser allowlist (policy.networkAllow, or a URL this task navigated to with approval)`,
+    };
+  }
+
+  private async screen(route: Route): Promise<void> {
+    const request = route.request();
+    const url = safeUrl(request.url());
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return route.continue();
+    const navigation = this.isMainFrameNavigation(request);
+    const problem = this.hostProblem(url);
+    if (problem) {
+      this.blockedLog.push({ url: url.href, ...problem, navigation });
+      return route.abort('blockedbyclient');
+    }
+    this.lastActivityAt = Date.now();
+    const effect = requestEffect({
+      method: request.method(),
+      url: url.href,
+      mainFrameNavigation: navigation,
+      pageOrigin: frameOrigin(request),
+      ...bodyOf(request),
+    });
+    const verdict = effect && this.effects.decide(effect);
+    if (!verdict || verdict.pass) return route.continue();
+    this.blockedLog.push({ url: url.href, host: hostWithPort(url), navigation, reason: verdict.reason, effect });
+    return route.abort('blockedbyclient');
+  }
+
+  /**
+   * A redirect hop (Playwright routes only a chain's first URL): the allowlist again, and a
+   * state-changing request (307/308 keep the method and body) may not move to another origin.
+   */
+  private screenHop(hop: RedirectHop): string | undefined {
+    const url = safeUrl(hop.url);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+    const problem = this.hostProblem(url);
+    const from = safeUrl(hop.from);
+    const movedWrite = !['GET', 'HEAD', 'OPTIONS'].includes(hop.method.toUpperCase()) && from?.origin !== url.origin;
+    const reason = problem
+      ? `redirect to ${url.href} blocked: ${problem.reason}`
+      : movedWrite
+        ? `redirect carried ${hop.method} from ${hop.from} to another origin (${url.origin}); blocked`
+        : undefined;
+    if (reason) this.blockedLog.push({ url: url.href, host: hostWithPort(url), navigation: hop.mainFrameNavigation, reason });
+    return reason;
+  }
+
+  /** WebSockets: the allowlist on connect; every message the page sends is an effect the gate decides. */
+  private screenWebSocket(ws: WebSocketRoute): void {
+    const url = safeUrl(ws.url());
+    const httpUrl = url && new URL(url.href.replace(/^ws/, 'http'));
+    const problem = httpUrl ? this.hostProblem(httpUrl) : { host: '', reason: 'not a valid WebSocket URL' };
+    if (problem) {
+      this.blockedLog.push({ url: ws.url(), ...problem, navigation: false });
+      void ws.close({ code: 1008, reason: 'blocked by the browser allowlist' }).catch(() => undefined);
+      return;
+    }
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      this.lastActivityAt = Date.now();
+      const effect = webSocketEffect(ws.url(), message);
+      const verdict = this.effects.decide(effect);
+      if (verdict.pass) return server.send(message);
+      this.blockedLog.push({ url: ws.url(), host: hostWithPort(httpUrl!), navigation: false, reason: verdict.reason, effect });
+    });
+  }
+
+  private isMainFrameNavigation(request: Request): boolean {
+    try {
+      return request.isNavigationRequest() && request.frame() === this.page.mainFrame();
+    } catch {
+      return false; // a service worker's request has no frame
+    }
+  }
+}
+
+/** `hostname:port` with the scheme's default port, as the allowlist compares hosts. */
+export function hostWithPort(url: URL): string {
+  return url.port ? url.host : `${url.hostname}:${url.protocol === 'https:' ? 443 : 80}`;
+}
+
+function frameOrigin(request: Request): string {
+  try {
+    return safeUrl(request.frame().url())?.origin ?? 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+function bodyOf(request: Request): { body?: string; contentType?: string } {
+  const body = request.postData() ?? undefined;
+  const contentType = request.headers()['content-type'];
+  return { ...(body !== undefined && { body }), ...(contentType !== undefined && { contentType }) };
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
