@@ -38,6 +38,8 @@ export const PlaybookStepSchema = z
     args: z.record(z.string(), z.unknown()).default({}),
     expect: z.array(StepExpectationSchema).default([]),
     retries: z.number().int().min(0).max(10).default(0),
+    /** When a person denies this step's approval: `fail` the task (absent: fail) or `continue` with the next step. */
+    onDeny: z.enum(['fail', 'continue']).optional(),
   })
   .strict()
   .refine((s) => s.tool !== undefined || s.capability !== undefined, {

@@ -288,26 +288,31 @@ export class McpConnection {
     this.reconnectTimer.unref();
   }
 
+  /**
+   * The request was sent before any of these failures: unless the server answered with an error,
+   * it may have acted, so the ToolError says the effect is unknown (never re-run elsewhere unless safe).
+   */
   private callFailure(tool: string, error: unknown, signal: AbortSignal, timedOut: boolean): Error {
     if (signal.aborted) return new ToolError(`call of ${tool} on "${this.name}" was cancelled`, false, 'aborted');
     if (timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
       const reason = `did not answer ${tool} within ${this.config.timeoutMs} ms`;
       // A hung server would stall every later call too: drop it and let the router fall back.
       this.abandon(reason);
-      return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_timeout');
+      return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_timeout', true);
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return new ToolError(
         `MCP server "${this.name}" went away during ${tool}: ${this.reasonValue ?? error.message}`,
         true,
         'mcp_unavailable',
+        true,
       );
     }
     if (error instanceof McpError) return new ToolError(`MCP server "${this.name}" refused ${tool}: ${error.message}`, false, 'mcp_error');
     // Anything else is the link itself (refused, reset, HTTP failure): treat the server as lost.
     const reason = `failed during ${tool}: ${messageOf(error)}`;
     this.abandon(reason);
-    return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_unavailable');
+    return new ToolError(`MCP server "${this.name}" ${reason}`, true, 'mcp_unavailable', true);
   }
 
   /** Marks the server lost at once (so routing stops offering it), then closes the old link in the background. */

@@ -64,7 +64,11 @@ export class StepExecutor {
       return this.failUnroutable(decision, existing, error);
     }
     if (existing && (existing.status === 'started' || existing.status === 'waiting_approval')) {
-      const same = candidates.find((c) => c.tool.name === existing.tool) ?? candidates[0]!;
+      const recorded = candidates.find((c) => c.tool.name === existing.tool);
+      if (existing.status === 'started' && !recorded && !(existing.readOnly || existing.idempotent)) {
+        return this.recordedToolGone(existing, decision);
+      }
+      const same = recorded ?? candidates[0]!;
       if (existing.status === 'started' || this.sameArgs(existing, same)) return this.resume(existing, same, candidates, decision);
       this.supersede(existing);
     }
@@ -105,7 +109,8 @@ export class StepExecutor {
       return step;
     }
     if (policy.effect === 'ask') {
-      const approval = this.deps.approvals.request({
+      // Written in the run's queue with the step, so the trace keeps the order things happened in.
+      const approval = this.deps.approvals.prepare({
         taskId: task.id,
         stepId: step.id,
         tool: step.tool,
@@ -114,8 +119,12 @@ export class StepExecutor {
         decision: policy,
         preview: previewWithSafetyChecks(cls.preview, decision.safetyChecks),
       });
-      step.approvalId = approval.id;
-      this.save(step, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
+      step.approvalId = approval.approval.id;
+      this.save(step, () => {
+        this.host.trace('step.policy', { ...policy, approvalId: approval.approval.id }, step.id);
+        approval.persist();
+      });
+      approval.announce();
       this.host.transition('waiting_approval', `approval needed: ${cls.preview.summary}`);
       return step;
     }
@@ -128,14 +137,19 @@ export class StepExecutor {
     all: RouteCandidate[],
     decision: CallDecision,
   ): Promise<StepOutcome> {
-    const verdict = await this.awaitApproval(step);
+    const verdict = await this.awaitApproval(step, decision);
+    if (verdict === 'denied') return { kind: 'retry' }; // the planner reads the denial and goes on
     if (verdict !== 'approved') return { kind: 'stop' };
     const onlyApproved = all.filter((c) => c === primary);
     return this.run({ ...step, status: 'started' }, onlyApproved, decision);
   }
 
-  /** Waits for the step's approval; a denial fails the task with the reason recorded. */
-  private async awaitApproval(step: Step): Promise<'approved' | 'stopped'> {
+  /**
+   * Waits for the step's approval. A denial fails the task with the reason recorded, unless the
+   * decision says `onDeny: continue` (model planners, playbook steps that opt in): then the step
+   * is recorded denied and the task runs on (→ 'denied').
+   */
+  private async awaitApproval(step: Step, decision: CallDecision): Promise<'approved' | 'denied' | 'stopped'> {
     const id = step.approvalId!;
     for (;;) {
       const approval = this.deps.approvals.get(id);
@@ -144,6 +158,7 @@ export class StepExecutor {
         if (this.host.task().state === 'waiting_approval') this.host.transition('running', `approved by ${approval.decidedBy ?? 'user'}`);
         return 'approved';
       }
+      if (approval.status === 'denied' && decision.onDeny === 'continue') return this.deniedAndContinue(step, approval.decisionReason);
       if (approval.status === 'denied' || approval.status === 'cancelled') {
         const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
         const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
@@ -160,11 +175,27 @@ export class StepExecutor {
     }
   }
 
+  /** The planner reads the step's error as the tool's answer, in the words a person would use. */
+  private deniedAndContinue(step: Step, reason: string | undefined): 'denied' {
+    const error = `denied by the user: ${reason?.trim() || 'no reason given'}`;
+    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
+    if (this.host.task().state === 'waiting_approval') this.host.transition('running', `step ${step.index + 1} (${step.tool}) ${error}`);
+    return 'denied';
+  }
+
   private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
     if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
     this.host.trace(
       'step.started',
-      { index: existing.index, tool: existing.tool, rerun: true, reason: 'interrupted; safe to re-run (read-only or idempotent)' },
+      {
+        index: existing.index,
+        tool: existing.tool,
+        rerun: true,
+        reason:
+          existing.readOnly || existing.idempotent
+            ? 'interrupted; safe to re-run (read-only or idempotent)'
+            : 'interrupted; re-run as the user chose',
+      },
       existing.id,
     );
     return this.run(existing, [same], decision);
@@ -178,7 +209,6 @@ export class StepExecutor {
     let current = step;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
-      if (i > 0 && !this.fallbackAllowed(candidate)) break;
       const startedAt = this.deps.clock.now();
       current = { ...current, tool: candidate.tool.name, args: candidate.args, status: 'started', startedAt: isoAt(startedAt) };
       const traced = current;
@@ -216,15 +246,21 @@ export class StepExecutor {
         if (this.host.signal.aborted) return this.interrupted(current, startedAt);
         if (error instanceof EffectHeldError) return this.effectHeld(current, error, candidate, decision);
         const message = error instanceof Error ? error.message : String(error);
+        const safeToRepeat = current.readOnly || current.idempotent;
+        if (error instanceof ToolError && error.effectUnknown && !safeToRepeat) return this.uncertain(current, message, startedAt);
         const retryable = error instanceof ToolError && error.retryable;
-        if (retryable && i + 1 < candidates.length) {
-          current = this.withAttempt(current, candidate, message);
+        const next = candidates[i + 1];
+        if (retryable && next && this.fallbackAllowed(next)) {
+          current = this.withAttempt(current, candidate, next, message);
           continue;
+        }
+        if (retryable && next) {
+          return this.failed(current, `${message}; no fallback tool is allowed without a new approval`, startedAt, decision, false);
         }
         return this.failed(current, message, startedAt, decision, retryable || current.idempotent);
       }
     }
-    return this.failed(current, 'no fallback tool is allowed without a new approval', this.deps.clock.now(), decision, false);
+    throw new AgentDeskError('internal', `step ${step.index + 1} had no tool to run`);
   }
 
   /**
@@ -262,6 +298,30 @@ export class StepExecutor {
     this.deferred = [];
     this.deferredStart = undefined;
     for (const write of pending) write();
+  }
+
+  /**
+   * The call reached its server but the answer never came back (it died or hung mid-call): the
+   * effect may have happened, so it is neither retried nor sent to a fallback. The task waits for
+   * the user to choose rerun, skip or fail, as after a crash.
+   */
+  private uncertain(step: Step, message: string, startedAt: number): StepOutcome {
+    const end = this.deps.clock.now();
+    const error = `${message}; the effect may or may not have happened`;
+    this.save({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+      this.host.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
+    );
+    this.host.transition(
+      'waiting_user',
+      `step ${step.index + 1} (${step.tool}) was interrupted and may or may not have taken effect (${message}): choose rerun, skip or fail`,
+    );
+    return { kind: 'stop' };
+  }
+
+  /** A side effect chosen to run again runs only where it ran before; that tool is gone now. */
+  private recordedToolGone(step: Step, decision: CallDecision): Promise<StepOutcome> {
+    const error = `${step.tool} cannot run this step again now, and it never runs on another tool (the effect may have happened there)`;
+    return this.failed(step, error, this.deps.clock.now(), decision, false);
   }
 
   /** The call was aborted by a cancel: record what we know about its effect, then stop. */
@@ -367,13 +427,16 @@ export class StepExecutor {
     return { kind: 'retry' };
   }
 
-  private withAttempt(step: Step, candidate: RouteCandidate, detail: string): Step {
-    const route = step.route ?? { tool: candidate.tool.name, tier: candidate.tool.tier, reason: candidate.reason, attempts: [] };
-    const next = {
-      ...route,
-      attempts: [...route.attempts, { tool: candidate.tool.name, tier: candidate.tool.tier, outcome: 'retryable_error' as const, detail }],
+  /** After a retryable failure the route names the fallback that runs next, and why. */
+  private withAttempt(step: Step, failed: RouteCandidate, next: RouteCandidate, detail: string): Step {
+    const attempts = step.route?.attempts ?? [];
+    const route = {
+      tool: next.tool.name,
+      tier: next.tool.tier,
+      reason: `fallback: ${failed.tool.name} failed with a retryable error (${detail}); ${next.reason}`,
+      attempts: [...attempts, { tool: failed.tool.name, tier: failed.tool.tier, outcome: 'retryable_error' as const, detail }],
     };
-    return { ...step, route: next };
+    return { ...step, route };
   }
 
   /** A fallback tool runs only if the gate allows it outright (an approval covered the first tool only). */
@@ -414,10 +477,11 @@ export class StepExecutor {
 
   private supersede(step: Step): void {
     const error = 'superseded: the arguments changed after the approval was requested';
-    if (step.approvalId) this.deps.approvals.cancel(step.approvalId, 'runtime (arguments changed)');
-    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () =>
-      this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id),
-    );
+    const approvalId = step.approvalId;
+    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () => {
+      if (approvalId) this.deps.approvals.cancel(approvalId, 'runtime (arguments changed)');
+      this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
+    });
   }
 
   private latestAt(index: number): Step | undefined {

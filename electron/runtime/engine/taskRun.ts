@@ -51,7 +51,15 @@ export class TaskRun {
   private pending: (() => void)[] = [];
   private pendingSince = 0;
   private flushing = false;
+  /** Commits lazy writes within WRITE_BATCH_MS even when no later write comes to carry them. */
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** A timer's commit that failed: the next write reports it (a timer has no caller to throw to). */
+  private flushError: unknown;
   private wallAtStart = 0;
+  /** Waiting for a person (approval, question) is not running time: when the current wait began… */
+  private waitingSince: number | undefined;
+  /** …and how long earlier waits of this run took. */
+  private waitedMs = 0;
   /** Aborts the planner's in-flight call (a model request) on pause or cancel. */
   private planning: AbortController | undefined;
 
@@ -76,8 +84,7 @@ export class TaskRun {
       this.plan = this.prebuiltPlan ?? this.deps.plans(this.task);
       this.steps = new StepLog(store.steps.forTask(this.taskId));
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
-      this.runStartedAt = this.deps.clock.now();
-      this.wallAtStart = this.task.usage.wallMs;
+      this.startWallClock();
       if (this.missingSecret() === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return this.load();
       await this.enterRunning();
       await this.startServices();
@@ -125,6 +132,7 @@ export class TaskRun {
     try {
       this.task = this.load();
       this.steps = new StepLog(store.steps.forTask(this.taskId));
+      this.startWallClock(); // the usage written with the transition must not count time nobody ran
       if (!isTerminal(this.task.state)) this.honourControl();
       return this.load();
     } finally {
@@ -142,6 +150,9 @@ export class TaskRun {
       const decision = await this.planNext();
       if (!decision) return void this.honourControl();
       this.addPlannerUsage(decision.usage);
+      // The turn that spent the last tokens or dollars does not get its calls run.
+      const spent = decision.type === 'call' || decision.type === 'batch' ? exhaustedBudget(this.task.budget, this.usageNow()) : undefined;
+      if (spent) return void this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 });
       if (decision.type === 'done') return this.finish();
       if (decision.type === 'fail') return void this.fail(`planner gave up: ${decision.reason}`);
       if (decision.type === 'wait') return void this.transition('waiting_user', decision.reason);
@@ -163,6 +174,7 @@ export class TaskRun {
   private async settleInterruptedSteps(): Promise<RunStop | 'ok'> {
     for (const step of this.latestSteps()) {
       if (step.status !== 'started' && step.status !== 'uncertain') continue;
+      if (step.status === 'started') await this.cleanUpInterrupted(step);
       if (step.status === 'started' && (step.readOnly || step.idempotent)) continue; // re-run in place
       const resolution = this.options.resolution;
       if (!resolution) return this.holdUncertain(step);
@@ -178,6 +190,18 @@ export class TaskRun {
       }
     }
     return 'ok';
+  }
+
+  /** Lets the tool of a call killed mid-way clear what it left half done (fs.write: its temp file). */
+  private async cleanUpInterrupted(step: Step): Promise<void> {
+    let candidate;
+    try {
+      const args = (step.args ?? {}) as Record<string, unknown>;
+      candidate = this.deps.router.plan({ tool: step.tool, args }).candidates.find((c) => c.tool.name === step.tool);
+    } catch {
+      return; // the tool is gone or refuses the recorded arguments: nothing of it to clean up
+    }
+    await candidate?.tool.cleanUpInterrupted?.(candidate.args, { workspace: this.task.workspace }).catch(() => undefined);
   }
 
   /** Secret inputs are never stored; without them a step would send a placeholder. */
@@ -223,12 +247,13 @@ export class TaskRun {
       this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined);
       this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason });
     });
+    this.trackHumanWait(to);
     this.task = this.load();
     this.deps.emit('task.updated', this.task);
   }
 
-  private fail(reason: string, event?: 'budget.exceeded' | 'loop.detected'): RunStop {
-    if (event) this.trace(event, { reason });
+  private fail(reason: string, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): RunStop {
+    if (event) this.trace(event, { reason, ...data });
     this.transition('failed', reason);
     return 'stopped';
   }
@@ -245,8 +270,9 @@ export class TaskRun {
     if (!control) return 'go';
     this.deps.store.tasks.requestControl(this.taskId, null);
     for (const step of this.latestSteps()) {
-      if (step.status === 'waiting_approval' && step.approvalId && control === 'cancel') {
-        this.deps.approvals.cancel(step.approvalId, 'task cancelled');
+      const approvalId = step.approvalId;
+      if (step.status === 'waiting_approval' && approvalId && control === 'cancel') {
+        this.write(() => this.deps.approvals.cancel(approvalId, 'task cancelled')); // in order, before the transition
       }
     }
     this.transition(control === 'cancel' ? 'cancelled' : 'paused', reason ?? `${control} requested`);
@@ -344,23 +370,71 @@ export class TaskRun {
   }
 
   private usageNow(): Usage {
-    return { ...this.task.usage, wallMs: this.wallAtStart + (this.deps.clock.now() - this.runStartedAt) };
+    const now = this.deps.clock.now();
+    const waiting = this.waitedMs + (this.waitingSince === undefined ? 0 : now - this.waitingSince);
+    return { ...this.task.usage, wallMs: this.wallAtStart + (now - this.runStartedAt - waiting) };
+  }
+
+  /** Wall time counts from here, on top of what earlier runs recorded. */
+  private startWallClock(): void {
+    this.runStartedAt = this.deps.clock.now();
+    this.wallAtStart = this.task.usage.wallMs;
+    this.waitedMs = 0;
+    this.waitingSince = isWaitingForPerson(this.task.state) ? this.runStartedAt : undefined;
+  }
+
+  private trackHumanWait(to: TaskState): void {
+    const now = this.deps.clock.now();
+    if (isWaitingForPerson(to)) this.waitingSince ??= now;
+    else if (this.waitingSince !== undefined) {
+      this.waitedMs += now - this.waitingSince;
+      this.waitingSince = undefined;
+    }
   }
 
   private trace(type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string): void {
     this.write(() => void this.deps.trace.append(this.taskId, type, data, stepId));
   }
 
-  /** Queues a database write; everything queued lands in order, in one transaction, on flush. */
+  /**
+   * Queues a database write; everything queued lands in order, in one transaction, on flush.
+   * Lazy writes wait at most WRITE_BATCH_MS: a later write carries them, or the timer does.
+   */
   private write(fn: () => void, lazy = false): void {
     if (this.flushing) return fn();
+    this.rethrowTimerFailure();
     if (this.pending.length === 0) this.pendingSince = this.deps.clock.now();
     this.pending.push(fn);
     const stale = this.deps.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
     if (!lazy || this.pending.length >= WRITE_BATCH || stale) this.flush();
+    else this.flushTimer ??= this.armFlushTimer();
+  }
+
+  private armFlushTimer(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.flushTimer = undefined;
+      try {
+        this.flush();
+      } catch (error) {
+        this.flushError = error;
+      }
+    }, WRITE_BATCH_MS);
+    timer.unref();
+    return timer;
+  }
+
+  private rethrowTimerFailure(): void {
+    if (this.flushError === undefined) return;
+    const error = this.flushError;
+    this.flushError = undefined;
+    throw error;
   }
 
   private flush(): void {
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -421,6 +495,11 @@ export class TaskRun {
     });
     this.trace('service.started', { services: this.services.urls });
   }
+}
+
+/** States in which the task waits for a person: that time is not counted as running. */
+function isWaitingForPerson(state: TaskState): boolean {
+  return state === 'waiting_approval' || state === 'waiting_user';
 }
 
 export type { StepOutcome };

@@ -36,6 +36,8 @@ export type PlannerDecision =
       retries: number;
       /** A failed call is recorded and reported back to the planner instead of failing the task (model planners). */
       continueOnError?: boolean;
+      /** A person's denial: `continue` records the step denied and asks the planner again (it reads why); default fails the task. */
+      onDeny?: 'fail' | 'continue';
       /** Provider safety checks on this call: it runs only after a person approves (then they are acknowledged). */
       safetyChecks?: { id: string; code: string; message: string }[];
       usage?: PlannerUsage;

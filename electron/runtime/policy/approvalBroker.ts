@@ -38,6 +38,18 @@ export class ApprovalBroker {
   ) {}
 
   request(req: ApprovalRequest): Approval {
+    const pending = this.prepare(req);
+    pending.persist();
+    pending.announce();
+    return pending.approval;
+  }
+
+  /**
+   * An approval request in two halves, so a runner can write it in its own queue, in order with
+   * its steps: `persist` (row + `approval.requested` trace event) inside the runner's commit,
+   * `announce` (the event) once that commit landed.
+   */
+  prepare(req: ApprovalRequest): { approval: Approval; persist(): void; announce(): void } {
     const approval: StoredApproval = {
       id: `apr_${ulid()}`,
       taskId: req.taskId,
@@ -52,16 +64,20 @@ export class ApprovalBroker {
       status: 'pending',
       createdAt: isoAt(this.clock.now()),
     };
-    this.store.approvals.insert(approval);
-    this.trace.append(
-      approval.taskId,
-      'approval.requested',
-      { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview },
-      approval.stepId,
-    );
     const view = publicView(approval);
-    this.emit('approval.requested', view);
-    return view;
+    return {
+      approval: view,
+      persist: () => {
+        this.store.approvals.insert(approval);
+        this.trace.append(
+          approval.taskId,
+          'approval.requested',
+          { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview },
+          approval.stepId,
+        );
+      },
+      announce: () => this.emit('approval.requested', view),
+    };
   }
 
   get(id: string): Approval | undefined {
@@ -111,10 +127,13 @@ export class ApprovalBroker {
     return decided;
   }
 
-  /** Marks a pending approval cancelled (its task was cancelled). */
+  /** Marks a pending approval cancelled (its task was cancelled), with its `approval.resolved` trace event. */
   cancel(id: string, by: string): void {
     if (this.store.approvals.decide(id, { status: 'cancelled', by, at: isoAt(this.clock.now()) })) {
       const a = this.get(id);
+      if (a) {
+        this.trace.append(a.taskId, 'approval.resolved', { approvalId: id, status: 'cancelled', remember: null, by, reason: null }, a.stepId);
+      }
       if (a) this.emit('approval.resolved', a);
       this.wake(id);
     }

@@ -63,6 +63,11 @@ export interface Tool<I = unknown> {
   classify(args: I, ctx: Pick<ToolContext, 'workspace'>): CallClassification;
   availability(): Availability;
   execute(args: I, ctx: ToolContext): Promise<unknown>;
+  /**
+   * Clears what a call killed mid-way may have left behind (e.g. a temp file), before its step is
+   * re-run or settled after a restart. Must be safe to call when nothing was left.
+   */
+  cleanUpInterrupted?(args: I, ctx: Pick<ToolContext, 'workspace'>): Promise<void>;
 }
 
 /** A tool failure. `retryable` lets the router fall back or the engine retry. */
@@ -71,6 +76,11 @@ export class ToolError extends Error {
     message: string,
     readonly retryable = false,
     readonly code = 'tool_error',
+    /**
+     * The call was delivered but its answer was lost (the server died or hung mid-call): the effect
+     * may have happened, so only a read-only or idempotent call may run again or elsewhere.
+     */
+    readonly effectUnknown = false,
   ) {
     super(message);
     this.name = 'ToolError';

@@ -161,6 +161,7 @@ export class LlmPlanner implements Planner {
         expect: [],
         retries: 0,
         continueOnError: true,
+        ...onDenyOf(checks.length > 0),
         ...(checks.length > 0 && { safetyChecks: checks.map(({ id, code, message }) => ({ id, code, message })) }),
       });
       index++;
@@ -194,7 +195,7 @@ export class LlmPlanner implements Planner {
 
   private afterStep(step: Step, text: string): void {
     if (step.status === 'completed') this.toolErrorsInRow = 0;
-    else if (step.status === 'failed') this.toolErrorsInRow++;
+    else if (step.status === 'failed' || step.status === 'denied') this.toolErrorsInRow++; // a model asking again and again stops
     if (step.status !== 'completed') return;
     if (step.readOnly) this.cache.put(step.tool, step.args, step.index, text);
     else this.cache.clear();
@@ -254,9 +255,18 @@ function unfinishedStep(state: PlannerState): CallDecision | undefined {
   for (const step of [...latest.values()].sort((a, b) => a.index - b.index)) {
     if (step.status !== 'waiting_approval' && step.status !== 'started' && step.status !== 'uncertain') continue;
     const args = (step.args ?? {}) as Record<string, unknown>;
-    return { type: 'call', index: step.index, tool: step.tool, args, expect: [], retries: 0, continueOnError: true };
+    const flagged = (step.policy?.safetyChecks?.length ?? 0) > 0;
+    return { type: 'call', index: step.index, tool: step.tool, args, expect: [], retries: 0, continueOnError: true, ...onDenyOf(flagged) };
   }
   return undefined;
+}
+
+/**
+ * A person's denial goes back to the model as the call's error, so it can finish the harmless
+ * part; a call the provider flagged with safety checks still stops the task when denied.
+ */
+function onDenyOf(flaggedByProvider: boolean): Pick<CallDecision, 'onDeny'> {
+  return { onDeny: flaggedByProvider ? 'fail' : 'continue' };
 }
 
 function nextIndex(state: PlannerState, queue: readonly CallDecision[]): number {

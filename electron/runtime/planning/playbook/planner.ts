@@ -1,4 +1,11 @@
-import { AcceptanceCheckSchema, type AcceptanceCheck, type Playbook, type Step, type StepExpectation } from '../../../contract/index.js';
+import {
+  AcceptanceCheckSchema,
+  type AcceptanceCheck,
+  type Playbook,
+  type PlaybookStep,
+  type Step,
+  type StepExpectation,
+} from '../../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../../errors.js';
 import type { Planner, PlannerDecision, PlannerState } from '../planner.js';
 import { readableIssues } from './issues.js';
@@ -33,7 +40,7 @@ export class PlaybookPlanner implements Planner {
     signal.throwIfAborted();
     const latest = state.latest ?? latestAttempts(state.steps);
     let index = state.latest !== undefined && this.resume?.log === state.latest ? this.resume.index : 0;
-    while (index < this.playbook.steps.length && isFinished(latest.get(index))) index++;
+    while (index < this.playbook.steps.length && isFinished(latest.get(index), this.playbook.steps[index]!)) index++;
     if (state.latest) this.resume = { log: state.latest, index };
     const step = this.playbook.steps[index];
     if (step === undefined) return { type: 'done' };
@@ -50,6 +57,7 @@ export class PlaybookPlanner implements Planner {
         args: resolveTemplates(step.args, scope, ['args']),
         expect: resolveTemplates(step.expect, scope, ['expect']) as StepExpectation[],
         retries: step.retries,
+        ...(step.onDeny !== undefined && { onDeny: step.onDeny }),
       };
     } catch (error) {
       // A step whose inputs cannot be known (e.g. it uses a skipped step's output) cannot run.
@@ -111,8 +119,10 @@ function indexOfStep(playbook: Playbook, id: string): number | undefined {
   return map.get(id);
 }
 
-function isFinished(step: Step | undefined): boolean {
-  return step !== undefined && FINISHED.has(step.status);
+/** A step denied by a person is behind us only when the playbook says `onDeny: continue`. */
+function isFinished(step: Step | undefined, planned: PlaybookStep): boolean {
+  if (step === undefined) return false;
+  return FINISHED.has(step.status) || (step.status === 'denied' && planned.onDeny === 'continue' && step.approvalId !== undefined);
 }
 
 /** The highest attempt recorded per plan index (the later record wins a tie). */

@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { McpServerConfigSchema } from '../../../../electron/contract/index.js';
+import { REPO_ROOT } from '../../../support/cliSandbox.js';
 import { pollUntil } from '../../../support/poll.js';
 import { createPlaybookTask, waitForState } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
@@ -87,5 +91,70 @@ describe('MCP server failures', () => {
     const refused = await harness.rt.engine.run(next.id);
     expect(refused.state).toBe('failed');
     expect(refused.stateReason).toMatch(/is unavailable \(MCP server "everything" is failed: did not answer/);
+  });
+});
+
+/** A charge server (test/fixtures/mcp/chargeServer.mjs) that records each effect in its own file. */
+function chargeServer(effects: string, answerAfterMs: number) {
+  return McpServerConfigSchema.parse({
+    transport: 'stdio',
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'test/fixtures/mcp/chargeServer.mjs'), effects, String(answerAfterMs)],
+    capabilities: { charge: ['shop.charge'] },
+  });
+}
+
+const effectsIn = (file: string): unknown[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+
+describe('exactly once when an MCP server dies mid-call', () => {
+  it('a non-idempotent call whose server died after acting is uncertain and waits for the user; it never runs on the fallback server', async () => {
+    const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__*'] } } });
+    const first = path.join(harness.home, 'effects-first.jsonl');
+    const second = path.join(harness.home, 'effects-second.jsonl');
+    // Two servers offer the same capability; the first acts, then hangs until it is killed.
+    await manager.add('shopA', chargeServer(first, 60_000));
+    await manager.add('shopB', chargeServer(second, 0));
+    const task = createPlaybookTask(harness.rt, `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-1, cents: 500 }\n`);
+    const run = harness.rt.engine.run(task.id);
+    await pollUntil('the first server to record the charge', () => (effectsIn(first).length > 0 ? true : undefined));
+    process.kill(manager.connection('shopA')!.pid!, 'SIGKILL');
+    const waiting = await run;
+
+    expect(waiting.state).toBe('waiting_user');
+    expect(waiting.stateReason).toMatch(/step 1 \(mcp__shopA__charge\) was interrupted and may or may not have taken effect .*choose rerun, skip or fail/);
+    const [step] = harness.rt.engine.steps(task.id);
+    expect(step).toMatchObject({ tool: 'mcp__shopA__charge', status: 'uncertain' });
+    expect(step!.error).toMatch(/went away|failed during/);
+    const uncertain = harness.rt.trace.page(task.id, 0, 100).events.find((e) => e.type === 'step.uncertain');
+    expect(uncertain?.data).toMatchObject({ tool: 'mcp__shopA__charge' });
+    // Counted at the servers: one charge, on the first server only.
+    expect(effectsIn(first)).toHaveLength(1);
+    expect(effectsIn(second)).toHaveLength(0);
+
+    // The user checked the shop: the charge went through, so the step is skipped — still one charge.
+    const after = await harness.rt.engine.run(task.id, { resolution: 'skip' });
+    expect(after.state, after.stateReason).toBe('succeeded');
+    expect(effectsIn(first)).toHaveLength(1);
+    expect(effectsIn(second)).toHaveLength(0);
+  });
+
+  it('a re-run the user chooses runs on the server that had the call, not on a fallback', async () => {
+    const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__*'] } } });
+    const first = path.join(harness.home, 'effects-first.jsonl');
+    const second = path.join(harness.home, 'effects-second.jsonl');
+    await manager.add('shopA', chargeServer(first, 60_000));
+    await manager.add('shopB', chargeServer(second, 0));
+    const task = createPlaybookTask(harness.rt, `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-2, cents: 700 }\n`);
+    const run = harness.rt.engine.run(task.id);
+    await pollUntil('the first server to record the charge', () => (effectsIn(first).length > 0 ? true : undefined));
+    process.kill(manager.connection('shopA')!.pid!, 'SIGKILL');
+    expect((await run).state).toBe('waiting_user');
+
+    // shopA is down (no reconnects in this test): the re-run refuses to move the charge to shopB.
+    const after = await harness.rt.engine.run(task.id, { resolution: 'rerun' });
+    expect(after.state).toBe('failed');
+    expect(after.stateReason).toMatch(/never runs on another tool/);
+    expect(effectsIn(second)).toHaveLength(0);
   });
 });
