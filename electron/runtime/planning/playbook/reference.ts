@@ -18,6 +18,9 @@ export interface TemplateReference {
 /** A piece of a templated string: literal text or a reference. */
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; ref: TemplateReference };
 
+/** A secret reference at the current position, left as text for the step executor. */
+const SECRET_REF = /^\$\{secret:[A-Za-z0-9][A-Za-z0-9._-]*\}/;
+
 /** Roots whose second segment names an entry (`inputs.x`, `steps.fetch`, `services.api`). */
 const NAMED_ROOTS = new Set(['inputs', 'steps', 'services']);
 
@@ -37,6 +40,11 @@ export function parseTemplate(text: string): TemplatePart[] {
     if (text.startsWith('$${', i)) {
       literal += '${';
       i += 3;
+    } else if (SECRET_REF.test(text.slice(i, i + 110))) {
+      // `${secret:name}` is not the playbook's to resolve: the executor puts the value in at the call.
+      const ref = SECRET_REF.exec(text.slice(i, i + 110))![0];
+      literal += ref;
+      i += ref.length;
     } else if (text.startsWith('${', i)) {
       const end = text.indexOf('}', i + 2);
       if (literal !== '') parts.push({ kind: 'text', text: literal });

@@ -122,6 +122,17 @@ describe('${secret:name} in tool arguments', () => {
     expect(filesHolding(task.workspace, TOKEN)).toEqual([]);
   });
 
+  it('a playbook step carries ${secret:name} as it is and the executor puts the value in toward its bound host', async () => {
+    openRuntime();
+    await call('secrets.set', { name: 'gh', value: TOKEN, hosts: ['127.0.0.1'] });
+    const source = `name: p\nsteps:\n  - tool: http.request\n    args: { url: "http://127.0.0.1:${bound.port}/pb", headers: { x-token: "\${secret:gh}" } }\n`;
+    const task = h.rt.engine.create({ title: 'p', plan: { kind: 'playbook', source, baseDir: h.home }, inputs: {} });
+    const done = await h.rt.engine.run(task.id);
+    expect(done.state, done.stateReason).toBe('succeeded');
+    expect(bound.requests.at(-1)).toMatchObject({ url: '/pb', headers: { 'x-token': TOKEN } });
+    expect(h.rt.engine.steps(task.id)[0]!.args).toMatchObject({ headers: { 'x-token': '${secret:gh}' } });
+  });
+
   it('a secret with no binding, or no such secret, is refused; bindings are listed and kept on a new value', async () => {
     openRuntime();
     await call('secrets.set', { name: 'gh', value: TOKEN });
@@ -129,9 +140,9 @@ describe('${secret:name} in tool arguments', () => {
       `name: r\nsteps:\n  - tool: http.request\n    args: { url: "http://127.0.0.1:${bound.port}/x", headers: { authorization: "${headers}" } }\n`;
     const before = bound.requests.length;
     for (const [ref, why] of [
-      // `$${` is a playbook's literal `${`: the step's argument is the reference itself.
-      ['$${secret:gh}', 'it is bound to no host'],
-      ['$${secret:missing}', 'no secret named "missing" is stored'],
+      // A playbook leaves the reference to the executor, like a model's call does.
+      ['${secret:gh}', 'it is bound to no host'],
+      ['${secret:missing}', 'no secret named "missing" is stored'],
     ] as const) {
       const task = h.rt.engine.create({ title: 'r', plan: { kind: 'playbook', source: source(ref), baseDir: h.home }, inputs: {} });
       const done = await h.rt.engine.run(task.id);
