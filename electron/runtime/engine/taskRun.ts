@@ -346,11 +346,7 @@ export class TaskRun {
   /** Counts a step; the count is persisted at most every USAGE_WRITE_MS (and at every transition). */
   private countStep(): void {
     this.task = { ...this.task, usage: { ...this.task.usage, steps: this.task.usage.steps + 1 } };
-    const now = this.deps.clock.now();
-    if (now - this.usageWrittenAt < USAGE_WRITE_MS) return;
-    this.usageWrittenAt = now;
-    const usage = this.usageNow();
-    this.write(() => this.deps.store.tasks.setUsage(this.taskId, usage, isoAt(now)), true);
+    this.persistUsageSoon();
   }
 
   private addPlannerUsage(u: PlannerUsage | undefined): void {
@@ -366,7 +362,17 @@ export class TaskRun {
         costUsd: usage.costUsd + u.costUsd,
       },
     };
-    this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), isoAt(this.deps.clock.now()));
+    // Budgets read the in-memory usage; the row follows with the step writes (at most USAGE_WRITE_MS late, exact at every transition).
+    this.persistUsageSoon();
+  }
+
+  /** Queues the usage row with the next batch of writes, at most every USAGE_WRITE_MS. */
+  private persistUsageSoon(): void {
+    const now = this.deps.clock.now();
+    if (now - this.usageWrittenAt < USAGE_WRITE_MS) return;
+    this.usageWrittenAt = now;
+    const usage = this.usageNow();
+    this.write(() => this.deps.store.tasks.setUsage(this.taskId, usage, isoAt(now)), true);
   }
 
   private usageNow(): Usage {

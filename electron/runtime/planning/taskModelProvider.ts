@@ -21,8 +21,13 @@ export function taskModelProvider(rt: AgentRuntime, task: Task, ref: string, mod
     if (value !== undefined && value.length >= 4) rt.redactor.add(name, value);
     return value;
   });
-  const metered = new MeteredProvider(createProvider(spec, clock), {
-    clock,
+  return meteredTaskProvider(rt, task, createProvider(spec, clock), models);
+}
+
+/** `model` as a task's calls go through it: each call a priced `model.call` trace event, every request redacted. */
+export function meteredTaskProvider(rt: AgentRuntime, task: Task, model: ModelProvider, models: ModelsConfig): ModelProvider {
+  const metered = new MeteredProvider(model, {
+    clock: rt.options.clock ?? systemClock,
     prices: models.prices,
     onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
   });
