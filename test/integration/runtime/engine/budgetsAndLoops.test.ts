@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../../electron/runtime/tools/types.js';
-import { ManualClock, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import { ManualClock, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 import { testTool } from '../../../support/testTools.js';
 
@@ -31,6 +31,24 @@ describe('budgets and loop detection', () => {
     expect(done.usage).toMatchObject({ modelCalls: 3, tokensIn: 1200, tokensOut: 300 });
   });
 
+  it('the calls of the model turn that exhausts the token or cost budget are not run', async () => {
+    const runs: unknown[] = [];
+    const effect = testTool({ name: 'notes.add', risk: 'write', run: async (a) => (runs.push(a.value), a.value) });
+    const usage = { modelCalls: 1, tokensIn: 400, tokensOut: 100, costUsd: 0.2 };
+    const planner = new ScriptedPlanner((turn) => ({ tool: 'notes.add', args: { key: `k${turn}`, value: turn }, usage }));
+    h = openTestRuntime({ tools: [effect], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['notes.add'] } } } });
+    const byTokens = await h.rt.engine.run(goalTask({ maxTokens: 1200 }).id);
+    expect(byTokens.stateReason).toBe('token budget exhausted: 1500/1200 tokens');
+    expect(runs).toEqual([0, 1]); // the third turn's call never ran
+    const exceeded = h.rt.trace.page(byTokens.id, 0, 100).events.find((e) => e.type === 'budget.exceeded');
+    expect(exceeded?.data).toMatchObject({ notRun: 1 });
+
+    runs.length = 0;
+    const byCost = await h.rt.engine.run(goalTask({ maxCostUsd: 0.5 }).id);
+    expect(byCost.stateReason).toBe('cost budget exhausted: $0.6000/$0.5');
+    expect(runs).toEqual([0, 1]);
+  });
+
   it('the cost budget stops the task', async () => {
     const usage = { modelCalls: 1, tokensIn: 10, tokensOut: 10, costUsd: 0.25 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn }, usage }));
@@ -54,6 +72,40 @@ describe('budgets and loop detection', () => {
     const done = await h.rt.engine.run(goalTask({ maxWallMs: 100_000 }).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('wall-time budget exhausted: 120000/100000 ms');
+  });
+
+  it('time spent waiting for an approval is not wall time, also when the waiting task is paused', async () => {
+    const clock = new ManualClock();
+    const del = testTool({ name: 'notes.delete', risk: 'delete', run: async () => 'deleted' });
+    const planner = new ScriptedPlanner((turn) => (turn === 0 ? { tool: 'notes.delete', args: { key: 'a' } } : 'done'));
+    h = openTestRuntime({ clock, tools: [del], plans: withScriptedGoals(planner) });
+    const task = goalTask({ maxWallMs: 60_000 });
+    const running = h.rt.engine.run(task.id);
+    await waitForState(h.rt, task.id, ['waiting_approval']);
+    clock.advance(3_600_000); // an hour until someone looks
+    h.rt.engine.pause(task.id);
+    clock.advance(100); // the waiting runner's next look
+    const paused = await running;
+    expect(paused.state).toBe('paused');
+    expect(paused.usage.wallMs).toBeLessThan(1_000);
+  });
+
+  it('pausing or cancelling a detached task that waits for approval keeps its wall time', async () => {
+    const clock = new ManualClock();
+    const del = testTool({ name: 'notes.delete', risk: 'delete', run: async () => 'deleted' });
+    const planner = new ScriptedPlanner(() => ({ tool: 'notes.delete', args: { key: 'a' } }));
+    h = openTestRuntime({ clock, tools: [del], plans: withScriptedGoals(planner) });
+    const first = goalTask();
+    const waiting = await h.rt.engine.run(first.id, { detachOnApproval: true });
+    expect(waiting.state).toBe('waiting_approval');
+    clock.advance(3_600_000);
+    expect(h.rt.engine.pause(first.id).usage.wallMs).toBe(waiting.usage.wallMs);
+    const second = goalTask();
+    await h.rt.engine.run(second.id, { detachOnApproval: true });
+    clock.advance(3_600_000);
+    const cancelled = h.rt.engine.cancel(second.id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.usage.wallMs).toBeLessThan(1_000);
   });
 
   it('the same call with the same result three times in a row is stopped as a loop', async () => {
@@ -100,6 +152,9 @@ describe('routing', () => {
     const [step] = h.rt.engine.steps(done.id);
     expect(step).toMatchObject({ tool: 'mcp__notes__append', status: 'completed', output: { saved: 'hi' } });
     expect(step!.route!.attempts).toEqual([{ tool: 'notes.api', tier: 'api', outcome: 'retryable_error', detail: 'connection refused' }]);
+    // The route names the tool that ran and why it ran instead of the first choice.
+    expect(step!.route).toMatchObject({ tool: 'mcp__notes__append', tier: 'mcp' });
+    expect(step!.route!.reason).toMatch(/^fallback: notes\.api failed with a retryable error \(connection refused\); /);
   });
 
   it('an unavailable top tier is skipped by capability routing, with the reason recorded', async () => {
