@@ -39,7 +39,7 @@ export function secretRefNames(value: unknown): string[] {
 
 /**
  * The arguments a call actually runs with: every `${secret:name}` replaced by its value — only
- * when the call names the host it sends to (its classification's `host`), every referenced
+ * when the call is an API-tier call that names the host it sends to (its classification's `host`), every referenced
  * secret is bound to that host, and substituting does not change that host. Anything else is a
  * `secret_not_allowed` error before the tool runs. Each value joins the redactor first, so an
  * echo of it (a response, an error) is redacted like any known secret.
@@ -52,10 +52,12 @@ export function resolveSecretRefs(
   const names = secretRefNames(args);
   if (names.length === 0) return args;
   const first = names[0]!;
-  const destination = tool.classify(args, { workspace: ctx.workspace }).host;
+  // A browser or desktop call's result can be pixels (the address bar in a screenshot), which the
+  // redactor cannot search: only API calls, whose results are text, may carry a value.
+  const destination = tool.tier === 'api' ? tool.classify(args, { workspace: ctx.workspace }).host : undefined;
   if (destination === undefined) {
     throw new SecretNotAllowedError(
-      `${tool.name} cannot take \${secret:${first}}: only a call that names the host it sends to (such as http.request) may carry a secret, and a secret is never written to a file`,
+      `${tool.name} cannot take \${secret:${first}}: only an API call that names the host it sends to (such as http.request) may carry a secret; a secret is never written to a file or typed where a screenshot could show it`,
     );
   }
   const values = new Map<string, string>();

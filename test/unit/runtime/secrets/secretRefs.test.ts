@@ -57,6 +57,14 @@ describe('resolving ${secret:name}', () => {
     );
   });
 
+  it('refuses a desktop or browser call even when it names a bound host: its result may be a screenshot', () => {
+    const openUrl = { ...httpRequestTool, name: 'sandbox.open_url', tier: 'gui' as const };
+    const args = http({ url: 'https://api.example.com/?k=${secret:gh}' });
+    expect(() => resolveSecretRefs(openUrl, args, ctx(source({ gh: 'tok-abcdef' }, { gh: ['api.example.com'] })))).toThrow(
+      /^secret_not_allowed: sandbox\.open_url cannot take/,
+    );
+  });
+
   it('without a secret store every reference is refused', () => {
     const args = http({ url: 'https://api.example.com/?k=${secret:gh}' });
     expect(() => resolveSecretRefs(httpRequestTool, args, { workspace: '/tmp', secrets: undefined, redactor })).toThrow(
