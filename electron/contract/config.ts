@@ -40,6 +40,15 @@ export const ConfigSchema = z
       .object({ profileDir: z.string().min(1).max(4096).optional() })
       .strict()
       .default({}),
+    /**
+     * Cross-session memory: with `inPrompt`, a goal task's model gets the notes of its own scopes
+     * (its workspace, its agent) in its stable prefix. Off by default: notes then go to a model
+     * provider only when a task searches them.
+     */
+    memory: z
+      .object({ inPrompt: z.boolean().default(false) })
+      .strict()
+      .default({ inPrompt: false }),
     /** `FULL` also survives power loss, at some cost per step. */
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
     /** Model providers (keys by secret name), the default model and the price table. */

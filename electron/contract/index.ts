@@ -16,6 +16,7 @@ export * from './scopes.js';
 export * from './tokens.js';
 export * from './step.js';
 export * from './task.js';
+export * from './taskEvent.js';
 export * from './tool.js';
 export * from './trace.js';
 export * from './config.js';

@@ -16,6 +16,7 @@ import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
 import { AcceptanceCheckSchema } from './check.js';
 import { BudgetSchema, SandboxModeSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
+import { TaskEventSchema } from './taskEvent.js';
 import { ToolDescriptorSchema } from './tool.js';
 import { TraceEventSchema } from './trace.js';
 
@@ -101,10 +102,10 @@ export const CoreMethods = {
   }),
   'tasks.get': spec({
     params: TaskRef,
-    result: z.object({ task: TaskSchema, steps: z.array(StepSchema) }),
+    result: z.object({ task: TaskSchema, steps: z.array(StepSchema), events: z.array(TaskEventSchema) }),
     scope: 'operator.read',
     sideEffect: false,
-    description: 'One task with its steps.',
+    description: 'One task with its steps and its conversation events (messages, model text, the answer).',
   }),
   'tasks.pause': spec({
     params: TaskRef,
@@ -132,7 +133,7 @@ export const CoreMethods = {
     result: z.object({ seq: z.number().int() }),
     scope: 'operator.write',
     sideEffect: true,
-    description: 'Append a user message to the task (read by model planners).',
+    description: 'Send the task a message: a model planner reads it as a user turn in its next model request.',
   }),
   'approvals.list': spec({
     params: z.object({ status: ApprovalStatusSchema.optional(), taskId: z.string().optional() }).strict().default({}),

@@ -97,6 +97,8 @@ export const TaskSchema = z.object({
   /** Named policy profile from the config (absent: the agent's, then the default rules). */
   policyProfile: z.string().optional(),
   sandbox: SandboxModeSchema.optional(),
+  /** A goal task's final answer: the model's text when it finished without a tool call. */
+  answer: z.string().optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;

@@ -6,24 +6,32 @@ import type { PriceTable } from '../../electron/runtime/models/pricing.js';
 import { RetryingProvider } from '../../electron/runtime/models/retry.js';
 import type { ModelProvider } from '../../electron/runtime/models/types.js';
 import { withLlmGoals, type LlmGoalOptions } from '../../electron/runtime/planning/llm/goalPlans.js';
+import { storedPlannerState } from '../../electron/runtime/planning/llm/plannerState.js';
 import type { LlmPlanner } from '../../electron/runtime/planning/llm/llmPlanner.js';
 import { openTestRuntime, type TestRuntime } from './runtime.js';
 
 /** Test prices: $1 per million input tokens, $2 per million output, cached input $0.10. */
 export const TEST_PRICES: PriceTable = { 'gpt-test': { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.1 } };
 
-/** A real runtime whose goal tasks are planned by an LLM planner over `provider`. */
+/**
+ * A real runtime whose goal tasks are planned by an LLM planner over `provider`, their
+ * conversation saved in the store as the product does (`reopen()` continues it).
+ */
 export function openLlmRuntime(
   provider: ModelProvider,
   acceptance: AcceptanceCheck[] = [],
   extra: Partial<LlmGoalOptions> = {},
 ): TestRuntime & { planners: LlmPlanner[] } {
   const planners: LlmPlanner[] = [];
-  let runtime: AgentRuntime | undefined;
+  // Read through the harness: after `reopen()` the plans serve the new runtime.
+  let current: () => AgentRuntime = () => {
+    throw new Error('runtime not open yet');
+  };
   const harness = openTestRuntime({
     plans: withLlmGoals({
-      registry: () => runtime!.registry,
-      redactor: () => runtime!.redactor,
+      registry: () => current().registry,
+      plannerState: (task) => storedPlannerState(current().store, task.id, systemClock),
+      redactor: () => current().redactor,
       provider: () => provider,
       acceptance: () => acceptance,
       prices: TEST_PRICES,
@@ -31,7 +39,7 @@ export function openLlmRuntime(
       ...extra,
     }),
   });
-  runtime = harness.rt;
+  current = () => harness.rt;
   return Object.assign(harness, { planners });
 }
 

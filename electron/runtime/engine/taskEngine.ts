@@ -8,6 +8,7 @@ import {
   type SandboxMode,
   type Step,
   type Task,
+  type TaskEvent,
   type UncertainResolution,
 } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
@@ -122,6 +123,12 @@ export class TaskEngine {
     return this.deps.store.steps.forTask(taskId);
   }
 
+  /** The task's conversation as people read it: messages, model text, reasoning summaries, the answer. */
+  events(taskId: string): TaskEvent[] {
+    this.get(taskId);
+    return this.deps.store.events.list(taskId);
+  }
+
   /** Asks the runner to pause after the current step (or pauses a waiting task at once). */
   pause(taskId: string): Task {
     const task = this.get(taskId);
@@ -157,10 +164,22 @@ export class TaskEngine {
     return this.get(taskId);
   }
 
-  /** Appends a user message to the trace (model planners read it). */
+  /**
+   * Sends a goal task a message: stored as a task event, which its model planner reads as a user
+   * turn of the next model request (also after a restart), and traced. Returns the event's seq.
+   */
   message(taskId: string, text: string): number {
-    this.get(taskId);
-    return this.deps.trace.append(taskId, 'user.message', { text });
+    const task = this.get(taskId);
+    if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}: no planner will read a message`);
+    if (task.plan.kind !== 'goal') {
+      throw new AgentDeskError('conflict', `task ${taskId} runs a playbook, which reads no messages; only goal tasks have a model to talk to`);
+    }
+    const at = isoAt(this.deps.clock.now());
+    return this.deps.store.transaction(() => {
+      const seq = this.deps.store.events.append(taskId, 'user.message', text, at);
+      this.deps.trace.append(taskId, 'user.message', { text, eventSeq: seq });
+      return seq;
+    });
   }
 
   /**

@@ -77,7 +77,7 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
     'tasks.list': (p) => ({
       tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),
     }),
-    'tasks.get': (p) => ({ task: engine.get(p.taskId), steps: engine.steps(p.taskId) }),
+    'tasks.get': (p) => ({ task: engine.get(p.taskId), steps: engine.steps(p.taskId), events: engine.events(p.taskId) }),
     'tasks.pause': (p) => engine.pause(p.taskId),
     'tasks.resume': (p) => engine.resume(p.taskId, p.resolution),
     'tasks.cancel': (p) => engine.cancel(p.taskId, p.reason),

@@ -61,6 +61,8 @@ export interface ModelResponse {
   model: string;
   /** Computer-use safety checks attached to the calls of this answer. */
   safetyChecks?: PendingSafetyCheck[];
+  /** The model's reasoning summary, where the provider returns one (Responses reasoning summaries, Anthropic thinking). */
+  reasoning?: string;
 }
 
 /** Per-call options: cancellation and streamed text. */

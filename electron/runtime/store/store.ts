@@ -5,6 +5,7 @@ import { GrantRepo } from './grantRepo.js';
 import { IdempotencyRepo } from './idempotencyRepo.js';
 import { redactingDatabase } from './redactingDatabase.js';
 import { StepRepo } from './stepRepo.js';
+import { TaskEventRepo } from './taskEventRepo.js';
 import { TaskRepo } from './taskRepo.js';
 import { TraceRepo } from './traceRepo.js';
 import { Redactor } from '../trace/redactor.js';
@@ -21,6 +22,8 @@ export class Store {
   readonly approvals: ApprovalRepo;
   readonly grants: GrantRepo;
   readonly trace: TraceRepo;
+  /** A task's conversation as people read it (messages, model text, the answer). */
+  readonly events: TaskEventRepo;
   readonly idempotency: IdempotencyRepo;
   // One wrapper for every transaction: building it per call costs as much as a small commit.
   private readonly runInTransaction: (fn: () => unknown) => unknown;
@@ -36,6 +39,7 @@ export class Store {
     this.approvals = new ApprovalRepo(db);
     this.grants = new GrantRepo(db);
     this.trace = new TraceRepo(db);
+    this.events = new TaskEventRepo(db);
     this.idempotency = new IdempotencyRepo(db);
     this.runInTransaction = db.transaction((fn: () => unknown) => fn());
   }

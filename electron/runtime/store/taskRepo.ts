@@ -23,6 +23,7 @@ interface TaskRow {
   agent: string | null;
   policy_profile: string | null;
   sandbox: string | null;
+  answer: string | null;
 }
 
 /** A control request another client left for the task's runner. */
@@ -47,6 +48,7 @@ function toTask(r: TaskRow): Task {
     ...(r.agent !== null && { agent: r.agent }),
     ...(r.policy_profile !== null && { policyProfile: r.policy_profile }),
     ...(r.sandbox !== null && { sandbox: r.sandbox as SandboxMode }),
+    ...(r.answer !== null && { answer: r.answer }),
   };
 }
 

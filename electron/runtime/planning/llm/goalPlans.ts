@@ -13,6 +13,7 @@ import { ToolRouter } from '../../tools/router.js';
 import type { Tier } from '../../../contract/index.js';
 import { GoalPlanner, type IntentHooks } from './goalPlanner.js';
 import { DEFAULT_SYSTEM_PROMPT, LlmPlanner, type LlmPlannerOptions } from './llmPlanner.js';
+import type { PlannerStateStore } from './plannerState.js';
 import { buildCatalog } from './toolCatalog.js';
 
 /** How goal tasks are planned by a model. */
@@ -26,7 +27,10 @@ export interface LlmGoalOptions {
   /** A table, or a getter read when each task's plan is built (config may change between tasks). */
   prices?: PriceTable | (() => PriceTable);
   systemPrompt?: string;
+  /** The memory snapshot for the task's stable prefix (read once, at its first model call). */
   memory?: (task: Task) => string | undefined;
+  /** Where each task's conversation is saved, so a resumed task continues it. */
+  plannerState?: (task: Task) => PlannerStateStore;
   /** Lower tiers offered even where a higher tier covers the capability. */
   includeTiers?: readonly Tier[];
   context?: ContextOptions;
@@ -81,6 +85,7 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
         ...(options.context && { context: options.context }),
         ...(options.maxMalformedTurns !== undefined && { maxMalformedTurns: options.maxMalformedTurns }),
         ...(options.onModelCall && { onModelCall: options.onModelCall }),
+        ...(options.plannerState && { state: options.plannerState(task) }),
       });
       options.onPlanner?.(task, planner);
       const acceptance = () => options.acceptance(task);

@@ -1,19 +1,23 @@
 import type { ModelsConfig, Task } from '../../../contract/index.js';
 import type { AgentRuntime } from '../../agentRuntime.js';
+import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import type { PlanFactory } from '../../engine/ports.js';
 import { AgentDeskError } from '../../errors.js';
+import { memorySnapshot } from '../../memory/index.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import { AgentRepo } from '../../store/agentRepo.js';
 import { taskModelProvider } from '../taskModelProvider.js';
 import { withLlmGoals } from './goalPlans.js';
 import { pendingProposal } from './intentReview.js';
+import { storedPlannerState } from './plannerState.js';
 
 /**
  * Goal tasks as the product runs them: the model from the task, else its agent, else
  * `models.defaultModel`; the key from the secret store; every model call a `model.call` trace
- * event; checks from intent review. The `models` section is read per task, so `settings.set`
- * applies to the next goal task without a restart.
+ * event; checks from intent review; the conversation saved with the task, so a resumed task
+ * continues it; the task's memory snapshot in the prompt when `memory.inPrompt` is set. Config
+ * is read per task, so `settings.set` applies to the next goal task without a restart.
  */
 export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretStore): (playbooks: PlanFactory) => PlanFactory {
   const models = () => loadConfig(runtime().options.home).models;
@@ -26,6 +30,11 @@ export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretSto
     },
     acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
     prices: () => models().prices,
+    memory: (task) => {
+      const rt = runtime();
+      return loadConfig(rt.options.home).memory.inPrompt ? memorySnapshot(rt, task) || undefined : undefined;
+    },
+    plannerState: (task) => storedPlannerState(runtime().store, task.id, runtime().options.clock ?? systemClock),
     intent: {
       pending: (task) => pendingProposal(runtime(), task),
       proposed: (task, checks) => void runtime().trace.append(task.id, 'intent.proposed', { checks }),

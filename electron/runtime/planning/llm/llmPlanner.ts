@@ -1,5 +1,5 @@
 import type { Step } from '../../../contract/index.js';
-import { buildContext, DEFAULT_CONTEXT, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
+import { buildContext, DEFAULT_CONTEXT, userTurn, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
 import type { Exchange, ExchangeCall } from '../../context/exchange.js';
 import { costOf, type PriceTable } from '../../models/pricing.js';
 import {
@@ -12,6 +12,8 @@ import {
 } from '../../models/types.js';
 import type { Planner, PlannerDecision, PlannerState, PlannerUsage } from '../planner.js';
 import { checkCall, type CheckedCall } from './callValidation.js';
+import { PlannerConversation } from './plannerConversation.js';
+import type { PlannerStateStore } from './plannerState.js';
 import { ReadCache } from './readCache.js';
 import { stepResultView } from './stepResult.js';
 import type { ToolCatalog } from './toolCatalog.js';
@@ -50,6 +52,8 @@ export interface LlmPlannerOptions {
   /** Failed tool calls in a row before the task stops. */
   maxToolErrors?: number;
   onModelCall?: (record: ModelCallRecord) => void;
+  /** Where the conversation is saved, so a resumed task continues it (absent: rebuilt from the step rows). */
+  state?: PlannerStateStore;
 }
 
 /**
@@ -67,10 +71,18 @@ export class LlmPlanner implements Planner {
   private seen = new Set<string>();
   private toolErrorsInRow = 0;
   private stablePrefix: StablePrefix | undefined;
+  private readonly conversation: PlannerConversation;
 
-  constructor(private readonly options: LlmPlannerOptions) {}
+  constructor(private readonly options: LlmPlannerOptions) {
+    this.conversation = new PlannerConversation(options.state, options.catalog);
+  }
 
   async next(state: PlannerState, signal: AbortSignal): Promise<PlannerDecision> {
+    if (!this.conversation.restored) {
+      const restored = this.conversation.restore(state.task.id, state.latest ?? latestOf(state.steps));
+      if ('type' in restored) return restored;
+      ({ exchanges: this.exchanges, queue: this.queue } = restored);
+    }
     this.observe(state);
     if (this.toolErrorsInRow >= (this.options.maxToolErrors ?? 5)) {
       return { type: 'fail', reason: `${this.toolErrorsInRow} tool calls in a row failed; the last: ${this.lastError()}` };
@@ -79,6 +91,7 @@ export class LlmPlanner implements Planner {
     if (interrupted) return interrupted;
     const queued = this.queue.shift();
     if (queued) return queued;
+    if (this.conversation.answer !== undefined) return { type: 'done' }; // answered before a restart
     return this.askModel(state, signal);
   }
 
@@ -94,7 +107,10 @@ export class LlmPlanner implements Planner {
     for (;;) {
       this.stablePrefix ??= { ...this.options.prefix(), tools: this.options.catalog.definitions };
       const prefix = this.stablePrefix;
-      const { request: built } = buildContext(prefix, this.exchanges, scratch, this.options.context ?? DEFAULT_CONTEXT);
+      // Messages the user sent since the last answered turn come after everything the model saw.
+      const inbox = this.conversation.unread();
+      const turns = inbox.length > 0 ? [...inbox.map((m) => userTurn(m.text)), ...scratch] : scratch;
+      const { request: built } = buildContext(prefix, this.exchanges, turns, this.options.context ?? DEFAULT_CONTEXT);
       const acknowledged = this.acknowledged(state);
       const request = acknowledged ? { ...built, acknowledgedSafetyChecks: acknowledged } : built;
       let response: ModelResponse;
@@ -108,7 +124,10 @@ export class LlmPlanner implements Planner {
       const checked = response.toolCalls.map((call) => checkCall(call, this.options.catalog));
       const bad = checked.filter((c): c is Extract<CheckedCall, { kind: 'malformed' }> => c.kind === 'malformed');
       this.account(usage, response, bad.length);
-      if (response.toolCalls.length === 0) return { type: 'done', usage };
+      if (response.toolCalls.length === 0) {
+        this.conversation.finish(response, inbox);
+        return { type: 'done', usage };
+      }
       const giveUp = checked.find((c) => c.kind === 'give_up');
       if (giveUp?.kind === 'give_up') return { type: 'fail', reason: `the model gave up: ${giveUp.reason}`, usage };
       if (bad.length > 0) {
@@ -125,7 +144,7 @@ export class LlmPlanner implements Planner {
         scratch.push(...rejectTurn(response, checked));
         continue;
       }
-      const decision = this.accept(response, checked, state);
+      const decision = this.accept(response, checked, state, inbox);
       if (decision) return { ...decision, usage };
       // Every call was answered from the read cache: ask again with those answers in context.
     }
@@ -135,7 +154,12 @@ export class LlmPlanner implements Planner {
    * Records a well-formed turn: cached reads are answered at once, the rest queued as steps.
    * Several read-only calls go to the engine as one batch, to run at the same time.
    */
-  private accept(response: ModelResponse, checked: CheckedCall[], state: PlannerState): CallDecision | BatchDecision | undefined {
+  private accept(
+    response: ModelResponse,
+    checked: CheckedCall[],
+    state: PlannerState,
+    inbox: readonly { seq: number; text: string }[],
+  ): CallDecision | BatchDecision | undefined {
     let index = nextIndex(state, this.queue);
     const calls: ExchangeCall[] = [];
     for (const c of checked) {
@@ -166,7 +190,10 @@ export class LlmPlanner implements Planner {
       });
       index++;
     }
-    this.exchanges.push({ text: response.text, calls });
+    const exchange: Exchange = { text: response.text, calls, ...(inbox.length > 0 && { userMessages: inbox.map((m) => m.text) }) };
+    this.exchanges.push(exchange);
+    // Saved before any of its calls reaches the engine: a crash after this repeats no model call.
+    this.conversation.save(exchange, inbox, this.queue, response);
     const readOnly = new Set(checked.flatMap((c) => (c.kind === 'call' && c.tool.readOnly ? [c.tool.name] : [])));
     if (this.queue.length > 1 && this.queue.every((q) => q.tool !== undefined && readOnly.has(q.tool))) {
       return { type: 'batch', calls: this.queue.splice(0) };
@@ -174,10 +201,9 @@ export class LlmPlanner implements Planner {
     return this.queue.shift();
   }
 
-  /** Brings exchanges up to date with the step records (and rebuilds them after a restart). */
+  /** Brings exchanges up to date with the step records. */
   private observe(state: PlannerState): void {
     const latest = state.latest ?? latestOf(state.steps);
-    if (this.exchanges.length === 0) this.exchanges = rebuildExchanges(latest, this.options.catalog);
     for (const exchange of this.exchanges) {
       for (const call of exchange.calls) {
         if (call.index === undefined) continue;
@@ -280,24 +306,4 @@ function latestOf(steps: readonly Step[]): Map<number, Step> {
   const map = new Map<number, Step>();
   for (const s of steps) map.set(s.index, s);
   return map;
-}
-
-/** After a restart the planner's memory is gone: one exchange per recorded step, in plan order. */
-function rebuildExchanges(latest: ReadonlyMap<number, Step>, catalog: ToolCatalog): Exchange[] {
-  return [...latest.values()]
-    .sort((a, b) => a.index - b.index)
-    .map((step) => ({
-      text: '',
-      calls: [
-        {
-          id: `call_step_${step.index}`,
-          name: catalog.wireName(step.tool),
-          argumentsText: JSON.stringify(step.args ?? {}),
-          tool: step.tool,
-          index: step.index,
-          status: 'pending',
-          result: '',
-        },
-      ],
-    }));
 }

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * What a person reads of a task's conversation: their own messages, the model's text between
+ * tool calls, reasoning summaries (where the provider gives them) and the final answer.
+ */
+export const TaskEventKindSchema = z.enum(['user.message', 'model.text', 'model.reasoning', 'answer']);
+/** A task event kind. */
+export type TaskEventKind = z.infer<typeof TaskEventKindSchema>;
+
+/** One task event, numbered 1, 2, 3… per task in the order it happened. */
+export const TaskEventSchema = z.object({
+  taskId: z.string(),
+  seq: z.number().int().positive(),
+  kind: TaskEventKindSchema,
+  text: z.string(),
+  at: z.string(),
+});
+/** A task event. */
+export type TaskEvent = z.infer<typeof TaskEventSchema>;
