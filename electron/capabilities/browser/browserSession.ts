@@ -24,6 +24,12 @@ interface RiskyMark {
 }
 
 const ACTION_TIMEOUT_MS = 15_000;
+/**
+ * A service worker would see (and could replay) requests outside the task's routing; the context
+ * option `serviceWorkers: 'block'` keeps them from running, and this makes registration fail loudly.
+ */
+const NO_SERVICE_WORKERS = `if (navigator.serviceWorker) navigator.serviceWorker.register = () =>
+  Promise.reject(new DOMException('service workers are blocked in the task browser', 'SecurityError'));`;
 /** An action is over when the page sent nothing for this long (its requests reached the gate). */
 const QUIET_MS = 150;
 const MAX_SETTLE_MS = 1500;
@@ -73,6 +79,7 @@ export class BrowserSession {
     page.setDefaultTimeout(ACTION_TIMEOUT_MS);
     const session = new BrowserSession(context, page, workspace, policy, ownsContext);
     await session.network.attach(ownsContext ? context : page, context);
+    await (ownsContext ? context : page).addInitScript(NO_SERVICE_WORKERS);
     // A page it opened would escape page-level screening, so a shared profile gets no popups.
     if (!ownsContext) page.on('popup', (popup) => void popup.close().catch(() => undefined));
     page.on('download', (download) => void session.saveDownload(download));
