@@ -25,17 +25,25 @@ export function compactExchanges(exchanges: readonly Exchange[], options: Compac
   const earlier = calls.slice(0, calls.length - listed.length);
   const byTool = new Map<string, number>();
   for (const call of earlier) byTool.set(call.tool, (byTool.get(call.tool) ?? 0) + 1);
-  return compactionText({ count: earlier.length, failed: earlier.filter(isError).length, byTool }, listed, options);
+  const said = exchanges.flatMap((e) => e.userMessages ?? []);
+  return compactionText({ count: earlier.length, failed: earlier.filter(isError).length, byTool }, listed, options, said);
 }
 
 /** The summary text from its parts; the incremental fold and `compactExchanges` share it, so their bytes agree. */
-export function compactionText(earlier: EarlierCalls, listed: readonly ExchangeCall[], options: CompactionOptions): string {
-  if (earlier.count + listed.length === 0) return '';
+export function compactionText(
+  earlier: EarlierCalls,
+  listed: readonly ExchangeCall[],
+  options: CompactionOptions,
+  said: readonly string[] = [],
+): string {
+  if (earlier.count + listed.length + said.length === 0) return '';
   const lines = ['Earlier steps (compacted from the step records; re-run a read-only tool to see a full result):'];
   if (earlier.count > 0) {
     lines.push(`- ${earlier.count} older calls (${earlier.count - earlier.failed} ok, ${earlier.failed} failed): ${countText(earlier.byTool)}`);
   }
   for (const call of listed) lines.push(summaryLine(call, options.resultPreviewChars));
+  // The user's messages are instructions, not results: each one stays, whatever was compacted.
+  for (const text of said) lines.push(`- the user said: ${oneLine(text, 2000)}`);
   return lines.join('\n');
 }
 

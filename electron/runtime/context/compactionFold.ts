@@ -12,6 +12,8 @@ export class CompactionFold {
   private calls = 0;
   private failed = 0;
   private readonly byTool = new Map<string, number>();
+  /** The user's messages in exchanges [0, folded), kept whole. */
+  private readonly said: string[] = [];
   private cached: { cut: number; text: string } | undefined;
 
   constructor(private readonly options: CompactionOptions) {}
@@ -24,13 +26,17 @@ export class CompactionFold {
   /** The summary of exchanges [0, cut). */
   summary(exchanges: readonly Exchange[], cut: number): string {
     if (cut < this.folded) this.reset();
-    for (; this.folded < cut; this.folded++) for (const call of exchanges[this.folded]!.calls) this.count(call, 1);
+    for (; this.folded < cut; this.folded++) {
+      const exchange = exchanges[this.folded]!;
+      for (const call of exchange.calls) this.count(call, 1);
+      if (exchange.userMessages) this.said.push(...exchange.userMessages);
+    }
     if (this.cached?.cut === cut) return this.cached.text;
     const listed = lastCalls(exchanges, cut, this.options.summaryLines);
     const byTool = new Map(this.byTool);
     for (const call of listed) byTool.set(call.tool, byTool.get(call.tool)! - 1);
     const earlier = { count: this.calls - listed.length, failed: this.failed - listed.filter(isError).length, byTool };
-    const text = compactionText(earlier, listed, this.options);
+    const text = compactionText(earlier, listed, this.options, this.said);
     this.cached = { cut, text };
     return text;
   }
@@ -53,6 +59,7 @@ export class CompactionFold {
     this.calls = 0;
     this.failed = 0;
     this.byTool.clear();
+    this.said.length = 0;
     this.cached = undefined;
   }
 }
