@@ -32,6 +32,8 @@ export interface TaskSpec {
   agent?: string;
   policyProfile?: string;
   sandbox?: SandboxMode;
+  /** The RPC request that creates it: its first answer is recorded in the task's own transaction. */
+  idempotency?: { method: string; key: string; paramsDigest: string };
 }
 
 /** Creates, runs, pauses, resumes and cancels tasks; recovers interrupted ones at start-up. */
@@ -73,6 +75,14 @@ export class TaskEngine {
     mkdirSync(workspace, { recursive: true });
     this.deps.store.transaction(() => {
       this.deps.store.tasks.insert(task);
+      const request = spec.idempotency;
+      // A retry after a crash finds this answer instead of creating (and running) a second task.
+      if (request && !this.deps.store.idempotency.claim(request.method, request.key, request.paramsDigest, task)) {
+        throw new AgentDeskError('conflict', `idempotency key '${request.key}' was used by a concurrent ${request.method}; retry to get its answer`, {
+          method: request.method,
+          idempotencyKey: request.key,
+        });
+      }
       this.deps.trace.append(id, 'task.created', {
         title: task.title,
         plan: task.plan.kind,

@@ -7,14 +7,15 @@ import { hasScope } from '../policy/scopes.js';
 import { assertChecksPermitted } from '../verify/checkAdmission.js';
 import type { ParsedParams, Scope } from '../../contract/index.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
-import type { Handlers } from './handlers.js';
+import type { CallContext, Handlers } from './handlers.js';
 
 type CreateParams = ParsedParams<'tasks.create'>;
-type CreateOptions = Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace'>;
+type CreateOptions = Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace' | 'idempotency'>;
 
 /** The options every task kind shares (the engine refuses an unknown agent or profile before storing anything). */
-function taskOptions(p: CreateParams): CreateOptions {
+function taskOptions(p: CreateParams, ctx: CallContext): CreateOptions {
   return {
+    ...(ctx.idempotency && { idempotency: { method: 'tasks.create', ...ctx.idempotency } }),
     ...(p.agent !== undefined && { agent: p.agent }),
     ...(p.policyProfile !== undefined && { policyProfile: p.policyProfile }),
     ...(p.sandbox !== undefined && { sandbox: p.sandbox }),
@@ -68,7 +69,7 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
       methods: rt.dispatcher.methods(),
     }),
     'tasks.create': (p, ctx) => {
-      const options = taskOptions(p);
+      const options = taskOptions(p, ctx);
       assertChecksPermitted(p.checks ?? [], ctx.scopes, 'tasks.create');
       const task = p.goal !== undefined ? createGoalTask(rt, p.goal, p, options) : createPlaybookTask(rt, p, ctx.scopes, options);
       if (p.start) engine.start(task.id, { secrets: task.secrets });

@@ -77,10 +77,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const method = resolve(request.method);
     requireScope(method, ctx);
     const params = parseParams(method, request.params);
-    const run = () => runHandler(method, params, ctx);
     // A key on a read-only method is harmless and ignored: repeating a read is already safe.
-    if (!method.spec.sideEffect || request.idempotencyKey === undefined) return run();
-    return guard.run(method.name, request.idempotencyKey, paramsDigest(params), run);
+    if (!method.spec.sideEffect || request.idempotencyKey === undefined) return runHandler(method, params, ctx);
+    const idempotency = { key: request.idempotencyKey, paramsDigest: paramsDigest(params) };
+    return guard.run(method.name, idempotency.key, idempotency.paramsDigest, () => runHandler(method, params, { ...ctx, idempotency }));
   };
 
   return {

@@ -17,6 +17,11 @@ export interface CallContext {
    * (a one-shot HTTP call, say), in which case `events.subscribe` answers `unavailable`.
    */
   subscribe?: (filter: EventFilter) => void;
+  /**
+   * The request's idempotency key (side-effecting methods only). A handler whose effect is one
+   * SQLite write records its first answer in that same transaction, so no crash can come between.
+   */
+  idempotency?: { key: string; paramsDigest: string };
 }
 
 /** The handler of one method: receives validated params, returns the method's result. */

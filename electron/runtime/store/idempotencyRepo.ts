@@ -10,6 +10,19 @@ export class IdempotencyRepo {
     return row && { paramsDigest: row.params_digest, response: JSON.parse(row.response) };
   }
 
+  /**
+   * Records the first answer for (method, key) unless one exists; false when it did. Run inside the
+   * transaction of the effect itself, a second writer's effect rolls back with it.
+   */
+  claim(method: string, key: string, paramsDigest: string, response: unknown): boolean {
+    const result = this.db
+      .prepare(
+        'INSERT INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      )
+      .run(method, key, paramsDigest, JSON.stringify(response), new Date().toISOString());
+    return result.changes === 1;
+  }
+
   put(method: string, key: string, paramsDigest: string, response: unknown): void {
     this.db
       .prepare('INSERT OR IGNORE INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?)')
