@@ -17,6 +17,7 @@ import type { Handlers } from './gateway/handlers.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
 import { ApprovalBroker } from './policy/approvalBroker.js';
 import { PolicyGate } from './policy/gate.js';
+import { redactedLog } from './secrets/redactedLog.js';
 import { boundSecrets } from './secrets/secretRefs.js';
 import { SecretHostBindings } from './secrets/secretHosts.js';
 import type { SecretStore } from './secrets/secretStore.js';
@@ -129,6 +130,7 @@ export class AgentRuntime {
         ...(options.handlers ?? []).map((make) => make(this)),
       ),
       idempotency: this.store.idempotency,
+      log: redactedLog(this.redactor),
     });
   }
 
