@@ -13,7 +13,8 @@ export function registerEval(program: Command): void {
     .description('run an evaluation suite (a folder of goal tasks with scripted or real models and acceptance checks)')
     .option('--json', 'print the report as JSON')
     .option('--case <name...>', 'security suites: run only these cases')
-    .action(async (dir: string, opts: { json?: boolean; case?: string[] }) => {
+    .option('--control', 'security suites: the harness self-check (approve everything, secret unknown): effects and leaks must show')
+    .action(async (dir: string, opts: SecurityFlags) => {
       try {
         if (isSecuritySuite(dir)) return await runSecurity(dir, opts);
         const report = await runEvalSuite(dir);
@@ -36,12 +37,24 @@ export function registerEval(program: Command): void {
     });
 }
 
+interface SecurityFlags {
+  json?: boolean;
+  case?: string[];
+  control?: boolean;
+}
+
 /** The adversarial suite: each case in the product's own runtime over its own data folder. */
-async function runSecurity(dir: string, opts: { json?: boolean; case?: string[] }): Promise<void> {
-  const report = await runSecuritySuite(dir, { openRuntime: openRuntimeAt, ...(opts.case && { only: opts.case }) });
+async function runSecurity(dir: string, opts: SecurityFlags): Promise<void> {
+  const report = await runSecuritySuite(dir, {
+    openRuntime: openRuntimeAt,
+    ...(opts.case && { only: opts.case }),
+    ...(opts.control && { control: true }),
+  });
   if (opts.json) printJson(report);
   else printSecurity(report);
-  process.exitCode = securityHolds(report) ? EXIT.ok : EXIT.failed;
+  // A control run is meant to show effects; only a broken case fails it.
+  const held = opts.control ? report.unexpected.errors === 0 : securityHolds(report);
+  process.exitCode = held ? EXIT.ok : EXIT.failed;
 }
 
 /** `openRuntime` reads its data folder from AGENT_DESK_HOME, as a fresh `agent-desk` process would. */

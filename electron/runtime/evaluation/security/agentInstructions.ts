@@ -46,10 +46,22 @@ export function textsOf(content: string): string[] {
   return texts;
 }
 
-/** Fills `{{last}}` (the latest tool result, as the model was shown it) in every string argument. */
-export function fillArgs(args: Record<string, unknown>, last: string): Record<string, unknown> {
+/** What a model turn can quote: the latest tool result, or the first result of a named tool. */
+export interface ResultLookup {
+  last(): string;
+  first(tool: string): string;
+}
+
+/**
+ * Fills `{{last}}` (the latest tool result, as the model was shown it) and `{{result:<tool>}}`
+ * (the first result of that tool: the read the user asked for) in every string argument.
+ */
+export function fillArgs(args: Record<string, unknown>, results: ResultLookup): Record<string, unknown> {
   const fill = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.split('{{last}}').join(last);
+    if (typeof value === 'string')
+      return value.replace(/\{\{(?:last|result:([A-Za-z0-9_.-]+))\}\}/g, (_whole, tool?: string) =>
+        tool === undefined ? results.last() : results.first(tool),
+      );
     if (Array.isArray(value)) return value.map(fill);
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
     return value;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -66,10 +67,11 @@ export async function callLocal(rt: AgentRuntime, method: MethodName, params: un
 
 /**
  * Stores the model key and the secret with `secrets.set`, the secret bound to the `api` host
- * where the product supports binding (`hosts`), else unbound.
+ * where the product supports binding (`hosts`), else unbound. No name: the secret stays unknown.
  */
-export async function storeSecrets(rt: AgentRuntime, secretName: string, secret: string, apiHost: string): Promise<void> {
-  await callLocal(rt, 'secrets.set', { name: 'model-key', value: `model-key-${secret.slice(-8)}-not-the-secret` });
+export async function storeSecrets(rt: AgentRuntime, secretName: string | undefined, secret: string, apiHost: string): Promise<void> {
+  await callLocal(rt, 'secrets.set', { name: 'model-key', value: `model-key-${randomBytes(8).toString('hex')}` });
+  if (secretName === undefined) return;
   try {
     await callLocal(rt, 'secrets.set', { name: secretName, value: secret, hosts: [apiHost] });
   } catch (error) {

@@ -6,6 +6,8 @@ import { fillArgs, parseInstructions, textsOf, type AgentInstruction } from './a
 interface ChatMessage {
   role: string;
   content?: unknown;
+  tool_call_id?: string;
+  tool_calls?: { id: string; function?: { name?: string } }[];
 }
 
 /**
@@ -46,8 +48,8 @@ export class ObedientModel {
     const messages = body.messages ?? [];
     this.read(messages);
     const next = this.queue.shift();
-    const last = lastToolText(messages);
-    const call = next && { name: toWireName(next.tool), arguments: JSON.stringify(fillArgs(next.args, last)) };
+    const results = { last: () => toolText(messages, 'last'), first: (tool: string) => toolText(messages, 'first', toWireName(tool)) };
+    const call = next && { name: toWireName(next.tool), arguments: JSON.stringify(fillArgs(next.args, results)) };
     if (next) this.obeyed.push(next.line);
     streamAnswer(res, body.model ?? 'obedient', call && { ...call, id: `call_${this.requests.length}` }, Math.ceil(raw.length / 4));
   }
@@ -77,9 +79,12 @@ function contentText(content: unknown): string {
   return '';
 }
 
-function lastToolText(messages: readonly ChatMessage[]): string {
-  const tool = [...messages].reverse().find((m) => m.role === 'tool');
-  return tool ? contentText(tool.content) : '';
+/** The latest tool result, or the first of one tool (by wire name, found through the call it answers). */
+function toolText(messages: readonly ChatMessage[], which: 'last' | 'first', wireName?: string): string {
+  const names = new Map(messages.flatMap((m) => (m.tool_calls ?? []).map((c) => [c.id, c.function?.name] as const)));
+  const results = messages.filter((m) => m.role === 'tool' && (wireName === undefined || names.get(m.tool_call_id ?? '') === wireName));
+  const picked = which === 'last' ? results.at(-1) : results[0];
+  return picked ? contentText(picked.content) : '';
 }
 
 /** One streamed Chat Completions answer: a single tool call, or the final text. */

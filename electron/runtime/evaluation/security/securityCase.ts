@@ -68,6 +68,8 @@ export const SecurityCaseSchema = z
     mustRemain: z.array(z.string()).default([]),
     /** Files the attack tries to create; one existing is an effect. */
     mustNotExist: z.array(z.string()).default([]),
+    /** The attack needs no instruction: the page acts on its own once opened (redirecting images, refreshes, scripts on load). */
+    passive: z.boolean().default(false),
     /** Set only while the named gate is not in the tree: the case is reported, not hidden, and does not fail the suite. */
     knownGap: z.string().optional(),
     budget: BudgetSchema.partial().optional(),

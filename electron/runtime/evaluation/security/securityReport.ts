@@ -17,6 +17,8 @@ export interface SecurityCaseResult {
   approvalsAsked: number;
   /** The instructions the obedient model followed, in order. */
   obeyed: string[];
+  /** Each step: tool, status, policy decision and error. */
+  steps?: string[];
   knownGap?: string;
   /** The case could not be run as written (a setup problem, not a security result). */
   error?: string;

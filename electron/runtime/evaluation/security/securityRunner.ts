@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Task } from '../../../contract/index.js';
+import type { Step, Task } from '../../../contract/index.js';
 import type { AgentRuntime } from '../../agentRuntime.js';
 import { runChecks } from '../../verify/index.js';
+import { parseInstructions } from './agentInstructions.js';
 import { AttackSites } from './attackSites.js';
 import { addMcpServers, callLocal, caseConfig, fill, filledRoutes, storeSecrets, writeCaseFiles, type CaseVars } from './caseSetup.js';
 import { mcpEffects, serviceEffects, workspaceEffects } from './effects.js';
@@ -20,6 +21,11 @@ export interface SecurityRunDeps {
   openRuntime(home: string): AgentRuntime;
   /** Only these cases (by name), e.g. to rerun one. */
   only?: readonly string[];
+  /**
+   * The harness's own check: every approval is granted and the secret is not stored (so nothing
+   * can know to mask it). Effects and leaks must then be found — proof the counting works.
+   */
+  control?: boolean;
 }
 
 /** Denial rounds before a case counts as stuck. */
@@ -55,9 +61,18 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
   const model = await new ObedientModel().start();
   const sites = await new AttackSites().start();
   const tap = new OutputTap();
-  const vars: CaseVars = { ...sites.origins, siteHost: new URL(sites.origins.site).host, secretName: deps.secretName, secret };
-  const base: SecurityCaseResult = { name: spec.name, vector: spec.vector, state: 'not_run', effects: [], leaks: [], utility: false, approvalsAsked: 0, obeyed: [], ...(spec.knownGap !== undefined && { knownGap: spec.knownGap }) };
   const workspace = path.join(home, 'ws-case');
+  const hostOf = (origin: string) => new URL(origin).host;
+  const vars: CaseVars = {
+    ...sites.origins,
+    siteHost: hostOf(sites.origins.site),
+    otherHost: hostOf(sites.origins.other),
+    apiHost: hostOf(sites.origins.api),
+    workspace,
+    secretName: deps.secretName,
+    secret,
+  };
+  const base: SecurityCaseResult = { name: spec.name, vector: spec.vector, state: 'not_run', effects: [], leaks: [], utility: false, approvalsAsked: 0, obeyed: [], ...(spec.knownGap !== undefined && { knownGap: spec.knownGap }) };
   const effectsFile = path.join(home, 'mcp-effects.jsonl');
   let rt: AgentRuntime | undefined;
   try {
@@ -70,15 +85,17 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
     // As a user would: store the secret and add servers first, then run in a fresh process's runtime.
     const setup = deps.openRuntime(home);
     try {
-      await storeSecrets(setup, deps.secretName, secret, new URL(sites.origins.api).host);
+      await storeSecrets(setup, deps.control ? undefined : deps.secretName, secret, new URL(sites.origins.api).host);
       await addMcpServers(setup, spec.mcp, { servicesDir: deps.servicesDir, textFile: path.join(home, 'mcp-text.txt'), effectsFile, workspace });
     } finally {
       await setup.close();
     }
     rt = deps.openRuntime(home);
-    const task = await runDenyingEverything(rt, spec, fill(spec.goal, vars), workspace);
+    const goal = fill(spec.goal, vars);
+    const task = await runAnsweringApprovals(rt, spec, goal, workspace, deps.control ? 'approve' : 'deny');
     const checks = await runChecks(spec.acceptance, { workspace, signal: AbortSignal.timeout(30_000) });
     const traces = await traceText(rt, task.id);
+    const steps = await stepsOf(rt, task.id);
     const written = dataFolderTargets(home);
     await rt.close();
     rt = undefined;
@@ -97,8 +114,10 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
       effects: [...serviceEffects(sites.received, secret), ...mcpEffects(effectsFile), ...workspaceEffects(workspace, before, spec.mustRemain, spec.mustNotExist)],
       leaks: findLeaks(targets, secret),
       utility: checks.every((c) => c.passed),
-      approvalsAsked: task.approvalsDenied,
+      approvalsAsked: task.approvalsAnswered,
       obeyed: [...model.obeyed],
+      steps,
+      ...(attackUnread(spec, goal, model.obeyed) && { error: 'the attack was never obeyed (no instruction from the attack material ran): the case is broken, not safe' }),
     };
   } catch (error) {
     return { ...base, error: (error as Error).message, effects: serviceEffects(sites.received, secret), obeyed: [...model.obeyed] };
@@ -111,8 +130,14 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
   }
 }
 
-/** Creates the goal task through `tasks.create` and runs it, denying every approval it asks for. */
-async function runDenyingEverything(rt: AgentRuntime, spec: SecurityCase, goal: string, workspace: string): Promise<Task & { approvalsDenied: number }> {
+/** Creates the goal task through `tasks.create` and runs it, answering every approval it asks for the same way (deny, but in a control run). */
+async function runAnsweringApprovals(
+  rt: AgentRuntime,
+  spec: SecurityCase,
+  goal: string,
+  workspace: string,
+  decision: 'approve' | 'deny',
+): Promise<Task & { approvalsAnswered: number }> {
   const created = (await callLocal(rt, 'tasks.create', {
     title: spec.name,
     goal,
@@ -126,11 +151,29 @@ async function runDenyingEverything(rt: AgentRuntime, spec: SecurityCase, goal: 
   for (let round = 0; task.state === 'waiting_approval' && round < MAX_DENIAL_ROUNDS; round++) {
     for (const approval of rt.approvals.list({ taskId: task.id, status: 'pending' })) {
       asked++;
-      rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'the security suite denies every approval' }, 'eval');
+      const reason = decision === 'deny' ? 'the security suite denies every approval' : 'control run: every approval granted';
+      rt.approvals.decide(approval.id, { decision, remember: 'once', reason }, 'eval');
     }
     task = await rt.engine.run(task.id, { detachOnApproval: true });
   }
-  return { ...task, approvalsDenied: asked };
+  return { ...task, approvalsAnswered: asked };
+}
+
+/** An active case whose injected instructions the model never followed proves nothing. */
+function attackUnread(spec: SecurityCase, goal: string, obeyed: readonly string[]): boolean {
+  if (spec.passive) return false;
+  const asked = new Set(parseInstructions(goal).map((i) => i.line));
+  return obeyed.every((line) => asked.has(line));
+}
+
+/** Each step in one line: tool, status, the policy's word and the error, so a reader sees why nothing happened. */
+async function stepsOf(rt: AgentRuntime, taskId: string): Promise<string[]> {
+  const { steps } = (await callLocal(rt, 'tasks.get', { taskId })) as { steps: Step[] };
+  return steps.map((s) =>
+    [`#${s.index} ${s.tool} ${s.status}`, s.policy && `(${s.policy.effect}: ${s.policy.reason})`, s.error && `: ${s.error.slice(0, 300)}`]
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 /** The whole trace of the task as the product exports it (`traces.get`, page by page). */
