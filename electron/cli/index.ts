@@ -14,7 +14,7 @@ import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
 import { packageVersion } from './openRuntime.js';
-import { EXIT } from './output.js';
+import { EXIT, reportError } from './output.js';
 
 /** The `agent-desk` command; returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -41,7 +41,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    throw error;
+    // Whatever a command did not handle (a broken database at open, say) is one line, never a stack trace.
+    return reportError(error, argv.includes('--json'));
   }
   return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
 }

@@ -12,7 +12,8 @@ export function reportError(error: unknown, json: boolean): number {
   if (json) printJson({ error: shape });
   else process.stderr.write(`agent-desk: ${shape.message}\n`);
   const usage =
-    error instanceof AgentDeskError && ['invalid_params', 'invalid_playbook', 'not_found', 'invalid_request'].includes(error.code);
+    error instanceof AgentDeskError &&
+    ['invalid_params', 'invalid_playbook', 'not_found', 'invalid_request', 'bad_state'].includes(error.code);
   return usage ? EXIT.usage : EXIT.failed;
 }
 

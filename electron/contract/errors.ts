@@ -12,6 +12,8 @@ export const ErrorCodeSchema = z.enum([
   'invalid_playbook',
   'budget_exceeded',
   'unavailable',
+  /** The data folder or its database is broken (corrupt, read-only, disk full, not a folder). */
+  'bad_state',
   'internal',
 ]);
 /** A stable error code. */

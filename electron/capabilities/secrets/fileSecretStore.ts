@@ -79,7 +79,7 @@ export class FileSecretStore extends MapSecretStore {
     }
     if (!create || existsSync(this.dataFile))
       throw new AgentDeskError('internal', `${this.keyFile} is missing: the stored secrets cannot be read`);
-    mkdirSync(this.home, { recursive: true });
+    mkdirSync(this.home, { recursive: true, mode: 0o700 });
     // Exclusive: when two processes create the key at once, both end up using the first one.
     writeFileAtomicSync(this.keyFile, randomBytes(KEY_BYTES), { mode: 0o600, exclusive: true });
     return this.key(false);

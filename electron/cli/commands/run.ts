@@ -38,6 +38,7 @@ export function registerRun(program: Command): void {
     .option('--model <provider:model>', 'the model of a --goal task (default: models.defaultModel)')
     .option('--checks <file.json>', 'acceptance checks of a --goal task (or the reviewed ones with --resume)')
     .option('--accept-checks', 'accept the acceptance checks the model proposes and run on')
+    .option('--sandbox <mode>', "a --goal task's desktop: desktop (computer use from the start) | auto | none")
     .option('--record <out.yaml>', 'when a --goal run succeeds, save it as a replayable playbook')
     .action(async (file: string | undefined, opts: RunOptions) => {
       const rt = openRuntime();

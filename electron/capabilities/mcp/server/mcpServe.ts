@@ -7,6 +7,7 @@ import type { AgentRuntime } from '../../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../../runtime/errors.js';
 import { isAuthorized } from '../../transports/bearerAuth.js';
 import { createAgentDeskMcpServer, type McpServeIdentity } from './agentDeskMcpServer.js';
+import { foreignRequest } from './originCheck.js';
 
 /** Serves Agent Desk over MCP on this process's stdin/stdout; resolves when the client disconnects. */
 export async function serveMcpStdio(rt: AgentRuntime, identity: McpServeIdentity): Promise<void> {
@@ -46,9 +47,14 @@ export async function serveMcpHttp(rt: AgentRuntime, options: McpHttpOptions): P
     throw new AgentDeskError('invalid_params', `refusing to serve MCP on ${options.host}: bind to 127.0.0.1, or opt in to a remote bind`);
   }
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let boundPort = options.port;
+  const endpointUrl = () => `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${boundPort}/mcp`;
   const http = createServer((req, res) => void handle(req, res).catch((error: unknown) => fail(res, 500, (error as Error).message)));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Checked before anything else, so a rebound page learns nothing (not even whether the token is right).
+    const foreign = foreignRequest(req, { host: options.host, port: boundPort });
+    if (foreign !== undefined) return fail(res, 403, `${foreign}; connect to ${endpointUrl()} directly`);
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return fail(res, 404, 'MCP is served at /mcp');
     if (!isAuthorized(req, options.token)) return fail(res, 401, 'missing or wrong bearer token');
     const sessionId = req.headers['mcp-session-id'];
@@ -70,10 +76,9 @@ export async function serveMcpHttp(rt: AgentRuntime, options: McpHttpOptions): P
     http.once('error', reject);
     http.listen(options.port, options.host, () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  boundPort = (http.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}/mcp`,
+    url: endpointUrl(),
     close: async () => {
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       http.closeAllConnections();

@@ -52,6 +52,8 @@ export interface LlmPlannerOptions {
   /** Failed tool calls in a row before the task stops. */
   maxToolErrors?: number;
   onModelCall?: (record: ModelCallRecord) => void;
+  /** The task has a desktop: the provider offers its own computer-use tool for a screen of this size (model space). */
+  computer?: { width: number; height: number };
   /** Where the conversation is saved, so a resumed task continues it (absent: rebuilt from the step rows). */
   state?: PlannerStateStore;
 }
@@ -112,7 +114,12 @@ export class LlmPlanner implements Planner {
       const turns = inbox.length > 0 ? [...inbox.map((m) => userTurn(m.text)), ...scratch] : scratch;
       const { request: built } = buildContext(prefix, this.exchanges, turns, this.options.context ?? DEFAULT_CONTEXT);
       const acknowledged = this.acknowledged(state);
-      const request = acknowledged ? { ...built, acknowledgedSafetyChecks: acknowledged } : built;
+      const computer = this.options.computer;
+      const request = {
+        ...built,
+        ...(acknowledged && { acknowledgedSafetyChecks: acknowledged }),
+        ...(computer && { computer }),
+      };
       let response: ModelResponse;
       try {
         response = await this.options.provider.complete(request, { signal });
