@@ -6,11 +6,16 @@ import { KeyNameSchema } from './sandboxProtocol.js';
 // the MODEL space (the screenshot size the model saw); the runtime converts them to the screen.
 
 const Coord = z.number().int().min(0).max(16_384);
+/** A region `[x1, y1, x2, y2]` in model space, top-left inclusive, x2 > x1 and y2 > y1. */
+export const ZoomRegionSchema = z
+  .tuple([Coord, Coord, Coord, Coord])
+  .refine(([x1, y1, x2, y2]) => x2 > x1 && y2 > y1, 'a region is [x1, y1, x2, y2] with x2 > x1 and y2 > y1');
+
 /** A point in model space. */
 export const ModelPointSchema = z.object({ x: Coord, y: Coord }).strict();
 
 /** A computer action's name. */
-export type ComputerActionName = 'screenshot' | 'cursor_position' | 'move' | 'click' | 'drag' | 'scroll' | 'type' | 'key' | 'wait';
+export type ComputerActionName = ComputerAction['action'];
 
 /** One computer action. */
 export const ComputerActionSchema = z.discriminatedUnion('action', [
@@ -41,6 +46,8 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('key'), keys: z.array(KeyNameSchema).min(1).max(6) }).strict(),
   /** Waits for the screen to settle (never a fixed sleep), at most `timeoutMs`. */
   z.object({ action: z.literal('wait'), timeoutMs: z.number().int().min(50).max(60_000).default(2_000) }).strict(),
+  /** A screenshot of one region `[x1, y1, x2, y2]` (model space) at the screen's own resolution. */
+  z.object({ action: z.literal('zoom'), region: ZoomRegionSchema }).strict(),
 ]);
 /** One computer action. */
 export type ComputerAction = z.infer<typeof ComputerActionSchema>;
@@ -68,6 +75,7 @@ export const ComputerToolInputSchema = z
     text: z.string().min(1).max(20_000).optional().describe('type: the text (any language)'),
     keys: z.array(KeyNameSchema).min(1).max(6).optional().describe('key: keys pressed together, e.g. ["ctrl","a"]'),
     timeoutMs: z.number().int().min(50).max(60_000).optional().describe('wait: at most this long for the screen to settle'),
+    region: ZoomRegionSchema.optional().describe('zoom: [x1, y1, x2, y2] to see at full resolution'),
   })
   .strict()
   .pipe(ComputerActionSchema);
@@ -80,7 +88,16 @@ export const ComputerActionResultSchema = z.object({
   /** The screen point the action hit (for the trace). */
   screenPoint: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
   settled: z.boolean().optional(),
-  screenshot: z.object({ format: z.enum(['png', 'jpeg']), width: z.number().int(), height: z.number().int(), data: z.string() }).optional(),
+  /** The screen as the model sees it (model-space size), sent back to the model as an image. */
+  screenshot: z
+    .object({
+      format: z.enum(['png', 'jpeg']),
+      mediaType: z.enum(['image/png', 'image/jpeg']),
+      width: z.number().int(),
+      height: z.number().int(),
+      data: z.string(),
+    })
+    .optional(),
 });
 /** A computer action's result. */
 export type ComputerActionResult = z.infer<typeof ComputerActionResultSchema>;

@@ -32,9 +32,14 @@ export const ConfigSchema = z
         egressAllow: z.array(z.string()).default([]),
         /** Live-view frames per second while a task holds a desktop (0 = only frames taken after actions). */
         liveFps: z.number().min(0).max(30).default(5),
+        /** The desktop's screen; screenshots shown to a model may be smaller (the runtime scales). */
+        screen: z
+          .object({ width: z.number().int().min(320).max(7680), height: z.number().int().min(240).max(4320) })
+          .strict()
+          .default({ width: 1280, height: 800 }),
       })
       .strict()
-      .default({ poolSize: 0, egressAllow: [], liveFps: 5 }),
+      .default({ poolSize: 0, egressAllow: [], liveFps: 5, screen: { width: 1280, height: 800 } }),
     /** The host browser tier: a persistent profile folder (relative to the data folder) shared by tasks; absent = a fresh context per task. */
     browser: z
       .object({ profileDir: z.string().min(1).max(4096).optional() })

@@ -25,6 +25,13 @@ export const ProviderConfigSchema = z
     /** Extra non-secret request headers (e.g. an organisation or project id). */
     headers: z.record(z.string().min(1), z.string()).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    /**
+     * How a task's desktop is offered to the model. `openai-chat`: `ui-tars` (action text, the
+     * default when the model's name contains "ui-tars") or `function` (the `computer` function
+     * tool). `anthropic`: the computer tool version (default `computer_20250124`). Responses
+     * always uses its own computer-use tool.
+     */
+    computerUse: z.enum(['ui-tars', 'function', 'computer_20241022', 'computer_20250124', 'computer_20251124']).optional(),
   })
   .strict();
 /** A configured provider. */

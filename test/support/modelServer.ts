@@ -38,8 +38,9 @@ export interface ScriptedError {
   body?: unknown;
 }
 
-/** What the server may be told to answer next. */
-export type ScriptedReply = ScriptedAnswer | ScriptedError;
+/** What the server may be told to answer next: an answer, an error, or a function of the request (a model that reads what it is sent). */
+export type ScriptedReply =
+  ScriptedAnswer | ScriptedError | ((request: ReceivedRequest) => ScriptedAnswer | ScriptedError | Promise<ScriptedAnswer | ScriptedError>);
 
 /** The three wire protocols. */
 export type ModelRoute = 'chat' | 'messages' | 'responses';
@@ -74,6 +75,8 @@ export class ModelServer {
   readonly requests: ReceivedRequest[] = [];
   /** Requests answered 400/401 because the real service would reject them (see modelServerRules.ts). */
   readonly rejections: ({ route: ModelRoute } & Rejection)[] = [];
+  /** Errors thrown by scripted reply functions (a test asserts this is empty). */
+  readonly scriptErrors: string[] = [];
   /** Requests whose client went away before an answer (cancellation). */
   abandoned = 0;
   private readonly queues: Record<ModelRoute, ScriptedReply[]> = { chat: [], messages: [], responses: [] };
@@ -128,7 +131,14 @@ export class ModelServer {
       this.rejections.push({ route, ...rejected });
       return json(res, rejected.status, rejected.body);
     }
-    const reply = this.queues[route].shift();
+    const next = this.queues[route].shift();
+    let reply: ScriptedAnswer | ScriptedError | undefined;
+    try {
+      reply = typeof next === 'function' ? await next(this.requests.at(-1)!) : next;
+    } catch (error) {
+      this.scriptErrors.push(String((error as Error)?.stack ?? error));
+      return json(res, 500, { error: { type: 'server_error', message: `model server script failed: ${(error as Error)?.message}` } });
+    }
     if (!reply) return json(res, 500, { error: { type: 'server_error', message: `model server: no scripted reply left for ${route}` } });
     if ('status' in reply) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });

@@ -54,6 +54,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     poolSize: config.sandbox.poolSize,
     egressAllow: config.sandbox.egressAllow,
     liveFps: config.sandbox.liveFps,
+    screen: config.sandbox.screen,
     ...(config.sandbox.image ? { image: config.sandbox.image } : {}),
   });
   let reaping: Promise<unknown> = Promise.resolve();

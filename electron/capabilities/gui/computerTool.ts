@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import sharp from 'sharp';
 import type { ComputerAction, ComputerActionResult, RiskClass } from '../../contract/index.js';
 import { ComputerToolInputSchema } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
@@ -7,7 +8,7 @@ import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import type { TaskDesktops } from './taskDesktops.js';
 
-const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait']);
+const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait', 'zoom']);
 
 /** Where an action points, in model space (clicks, moves, scrolls, the start of a drag). */
 function pointOf(a: ComputerAction): Point | undefined {
@@ -64,21 +65,60 @@ async function settle(session: DesktopSession, timeoutMs = 3_000, quiet = AFTER_
   return stable;
 }
 
-/** Performs one action on a desktop (the agent's and, during a takeover, the user's), then settles. */
-export async function performAction(session: DesktopSession, a: ComputerAction, onFrame: FrameSink): Promise<ComputerActionResult> {
+/** The screen at model-space size, as the model is shown it. */
+async function modelScreenshot(session: DesktopSession): Promise<NonNullable<ComputerActionResult['screenshot']>> {
+  const { space } = session;
+  const size = space.scaled ? { width: space.model.width, height: space.model.height } : {};
+  const shot = await session.sandbox.call('screen.capture', { format: 'png', ...size });
+  return { format: 'png', mediaType: 'image/png', width: shot.width, height: shot.height, data: shot.data };
+}
+
+/** One region of the screen at the screen's resolution (no larger than the model space). */
+async function zoomShot(
+  session: DesktopSession,
+  region: readonly [number, number, number, number],
+): Promise<NonNullable<ComputerActionResult['screenshot']>> {
+  const { space } = session;
+  const from = space.toScreen({ x: region[0], y: region[1] });
+  const to = space.toScreen({ x: region[2], y: region[3] });
+  const shot = await session.sandbox.call('screen.capture', { format: 'png' });
+  const width = Math.max(1, Math.min(shot.width, to.x) - from.x);
+  const height = Math.max(1, Math.min(shot.height, to.y) - from.y);
+  const png = await sharp(Buffer.from(shot.data, 'base64'))
+    .extract({ left: from.x, top: from.y, width, height })
+    .resize({ width: space.model.width, height: space.model.height, fit: 'inside', withoutEnlargement: true })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  return { format: 'png', mediaType: 'image/png', width: png.info.width, height: png.info.height, data: png.data.toString('base64') };
+}
+
+/**
+ * Performs one action on a desktop (the agent's and, during a takeover, the user's), then settles.
+ * `report`: the result carries the screen after the action as the model sees it (the agent's
+ * actions; computer-use protocols answer every action with a screenshot).
+ */
+export async function performAction(
+  session: DesktopSession,
+  a: ComputerAction,
+  onFrame: FrameSink,
+  report = false,
+): Promise<ComputerActionResult> {
   const { sandbox, space } = session;
   const toScreen = (p: Point): Point => space.toScreen(p);
   switch (a.action) {
     case 'screenshot': {
-      const size = space.scaled ? { width: space.model.width, height: space.model.height } : {};
-      const shot = await sandbox.call('screen.capture', { format: 'png', ...size });
-      onFrame(session, shot.data, 'png', shot.width, shot.height);
-      return { action: a.action, screenshot: { format: 'png', width: shot.width, height: shot.height, data: shot.data } };
+      const screenshot = await modelScreenshot(session);
+      onFrame(session, screenshot.data, 'png', screenshot.width, screenshot.height);
+      return { action: a.action, screenshot };
     }
     case 'cursor_position':
       return { action: a.action, cursor: space.toModel(await sandbox.call('mouse.position', {})) };
-    case 'wait':
-      return { action: a.action, settled: await settle(session, a.timeoutMs, EXPLICIT_WAIT) };
+    case 'zoom':
+      return { action: a.action, screenshot: await zoomShot(session, a.region) };
+    case 'wait': {
+      const settled = await settle(session, a.timeoutMs, EXPLICIT_WAIT);
+      return { action: a.action, settled, ...(report && { screenshot: await modelScreenshot(session) }) };
+    }
     case 'move':
       await sandbox.call('mouse.move', toScreen(a));
       break;
@@ -105,7 +145,13 @@ export async function performAction(session: DesktopSession, a: ComputerAction, 
   onFrame(session, frame.data, 'jpeg', frame.width, frame.height);
   const cursor = await sandbox.call('mouse.position', {});
   const point = pointOf(a);
-  return { action: a.action, cursor: space.toModel(cursor), settled, ...(point ? { screenPoint: toScreen(point) } : {}) };
+  return {
+    action: a.action,
+    cursor: space.toModel(cursor),
+    settled,
+    ...(point ? { screenPoint: toScreen(point) } : {}),
+    ...(report && { screenshot: await modelScreenshot(session) }),
+  };
 }
 
 /** Receives frames for the live view (`screen.frame`). */
@@ -125,6 +171,7 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       "Screenshot, move, click, drag, scroll, type (any language) and press keys on the task's sandboxed desktop. " +
       "Coordinates are in the screenshot's pixel space.",
     tier: 'gui',
+    // The desktop is the last tier for pages (its Chromium), read or acted on.
     capabilities: ['gui.computer'],
     risk: 'payment',
     readOnly: false,
@@ -137,7 +184,7 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
-      return abortable(performAction(session, args, onFrame), ctx.signal);
+      return abortable(performAction(session, args, onFrame, true), ctx.signal);
     },
   };
 }

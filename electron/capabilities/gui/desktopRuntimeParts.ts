@@ -40,6 +40,8 @@ export interface DesktopPartsOptions {
   image?: string;
   /** Live-view frames per second while a task uses its desktop (default 5; 0 = frames of actions only). */
   liveFps?: number;
+  /** The desktop's screen size (default 1280×800). */
+  screen?: { width: number; height: number };
 }
 
 /** States in which the live view of a task's desktop streams (paused streams only when taken over). */
@@ -58,6 +60,7 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
     owner,
     poolSize: opts.poolSize ?? 0,
     ...(opts.egressAllow ? { egressAllow: opts.egressAllow } : {}),
+    ...(opts.screen ? { limits: { screen: opts.screen } } : {}),
     image: async () => image ?? (await buildDesktopImage({ root: sandboxSourceRoot() })).image,
     onReady: (session) => live.start(session),
     onRelease: (session) => void live.stop(session.taskId, true),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { AcceptanceCheckSchema, ModelRefSchema, type AcceptanceCheck, type Task } from '../../contract/index.js';
+import { AcceptanceCheckSchema, ModelRefSchema, SandboxModeSchema, type AcceptanceCheck, type Task } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../../runtime/errors.js';
 import { pendingProposal, reviewChecks, waitsForReview } from '../../runtime/planning/llm/intentReview.js';
@@ -11,6 +11,8 @@ export interface GoalFlags {
   model?: string;
   checks?: string;
   acceptChecks?: boolean;
+  /** `desktop`: the model works the task's desktop through its provider's computer-use protocol. */
+  sandbox?: string;
   workspace?: string;
   json?: boolean;
 }
@@ -41,12 +43,16 @@ export function createGoalTask(rt: AgentRuntime, flags: GoalFlags): string {
     throw new AgentDeskError('invalid_params', `--model expects "provider:model" (e.g. "openai:gpt-4.1-mini"), got "${flags.model}"`);
   }
   const checks = flags.checks !== undefined ? readChecksFile(flags.checks) : undefined;
+  const sandbox = flags.sandbox === undefined ? undefined : SandboxModeSchema.safeParse(flags.sandbox);
+  if (sandbox && !sandbox.success)
+    throw new AgentDeskError('invalid_params', `--sandbox expects desktop, auto or none, got "${flags.sandbox}"`);
   const task = rt.engine.create({
     title: goal.slice(0, 80),
     plan: { kind: 'goal', goal, ...(flags.model !== undefined && { model: flags.model }), ...(checks && { acceptance: checks }) },
     inputs: {},
     budget: rt.options.config.budget,
     ...(flags.workspace !== undefined && { workspace: flags.workspace }),
+    ...(sandbox?.success && { sandbox: sandbox.data }),
   });
   return task.id;
 }

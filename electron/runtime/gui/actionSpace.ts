@@ -90,6 +90,8 @@ export function fromAnthropic(input: Loose): ComputerAction {
       });
     case 'wait':
       return parseComputerAction({ action: 'wait', timeoutMs: Math.round(Number(input.duration ?? 2) * 1000) });
+    case 'zoom':
+      return parseComputerAction({ action: 'zoom', region: input.region });
     default:
       throw new AgentDeskError('invalid_params', `unknown Anthropic computer action ${kind}`);
   }

@@ -1,6 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelCallOptions, ModelContentPart, ModelMessage, ModelProvider, ModelRequest, ModelResponse } from './types.js';
+import { fromAnthropic, parseComputerAction } from '../gui/actionSpace.js';
+import { toAnthropicAction } from '../gui/actionToProvider.js';
+import type {
+  ModelCallOptions,
+  ModelContentPart,
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelToolCall,
+} from './types.js';
 
 /** An Anthropic Messages endpoint. */
 export interface AnthropicOptions {
@@ -11,8 +21,17 @@ export interface AnthropicOptions {
   /** Extra request headers (non-secret). */
   headers?: Record<string, string>;
   /** The computer-use tool version offered when a request asks for the computer. */
-  computerToolVersion?: 'computer_20250124' | 'computer_20241022';
+  computerToolVersion?: AnthropicComputerVersion;
 }
+
+/** The computer tool versions the SDK knows, and the beta header each needs. */
+export const ANTHROPIC_COMPUTER_BETAS = {
+  computer_20241022: 'computer-use-2024-10-22',
+  computer_20250124: 'computer-use-2025-01-24',
+  computer_20251124: 'computer-use-2025-11-24',
+} as const;
+/** An Anthropic computer tool version. */
+export type AnthropicComputerVersion = keyof typeof ANTHROPIC_COMPUTER_BETAS;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** The provider's name for its computer-use tool; calls to it come back under this name. */
@@ -52,7 +71,7 @@ export class AnthropicProvider implements ModelProvider {
       {
         signal,
         ...(request.computer && {
-          headers: { 'anthropic-beta': version === 'computer_20250124' ? 'computer-use-2025-01-24' : 'computer-use-2024-10-22' },
+          headers: { 'anthropic-beta': ANTHROPIC_COMPUTER_BETAS[version] },
         }),
       },
     );
@@ -60,7 +79,7 @@ export class AnthropicProvider implements ModelProvider {
     const message = await stream.finalMessage();
     const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
     const toolCalls = message.content.flatMap((b) =>
-      b.type === 'tool_use' ? [{ id: b.id, name: b.name, argumentsText: JSON.stringify(b.input ?? {}) }] : [],
+      b.type === 'tool_use' ? [toolCallOf(b.id, b.name, b.input, request.computer !== undefined)] : [],
     );
     const cached = message.usage.cache_read_input_tokens ?? 0;
     const written = message.usage.cache_creation_input_tokens ?? 0;
@@ -85,8 +104,22 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-function toAnthropicTools(request: ModelRequest, version: string): ToolUnion[] {
-  const tools: ToolUnion[] = request.tools.map((t) => ({
+/** A tool_use block as a neutral call; the computer tool's own actions become the one computer action. */
+function toolCallOf(id: string, name: string, input: unknown, computer: boolean): ModelToolCall {
+  if (computer && name === ANTHROPIC_COMPUTER_TOOL) {
+    try {
+      return { id, name, argumentsText: JSON.stringify(fromAnthropic((input ?? {}) as Record<string, unknown>)) };
+    } catch {
+      // Not an action we know: the planner's validation tells the model what is wrong.
+    }
+  }
+  return { id, name, argumentsText: JSON.stringify(input ?? {}) };
+}
+
+function toAnthropicTools(request: ModelRequest, version: AnthropicComputerVersion): ToolUnion[] {
+  // With a desktop the provider's own computer tool replaces the function tool of the same name.
+  const functions = request.computer ? request.tools.filter((t) => t.name !== ANTHROPIC_COMPUTER_TOOL) : request.tools;
+  const tools: ToolUnion[] = functions.map((t) => ({
     name: t.name,
     description: t.description,
     input_schema: t.inputSchema as { type: 'object' },
@@ -97,6 +130,7 @@ function toAnthropicTools(request: ModelRequest, version: string): ToolUnion[] {
       name: ANTHROPIC_COMPUTER_TOOL,
       display_width_px: request.computer.width,
       display_height_px: request.computer.height,
+      ...(version === 'computer_20251124' && { enable_zoom: true }),
     } as unknown as ToolUnion);
   }
   const last = tools.at(-1);
@@ -108,7 +142,7 @@ function toAnthropicTools(request: ModelRequest, version: string): ToolUnion[] {
 export function toAnthropicMessages(request: ModelRequest): MessageParam[] {
   const out: MessageParam[] = [];
   for (const message of request.messages) {
-    const blocks = toBlocks(message);
+    const blocks = toBlocks(message, request.computer !== undefined);
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const previous = out.at(-1);
     if (previous && previous.role === role && Array.isArray(previous.content)) previous.content.push(...blocks);
@@ -119,12 +153,11 @@ export function toAnthropicMessages(request: ModelRequest): MessageParam[] {
   return out;
 }
 
-function toBlocks(message: ModelMessage): ContentBlockParam[] {
+function toBlocks(message: ModelMessage, computer: boolean): ContentBlockParam[] {
   if (message.role === 'user') return message.content.map(toPart);
   if (message.role === 'assistant') {
     const blocks: ContentBlockParam[] = message.text ? [{ type: 'text', text: message.text }] : [];
-    for (const call of message.toolCalls)
-      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseOr(call.argumentsText) });
+    for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call, computer) });
     return blocks;
   }
   const content: (TextBlockParam | ReturnType<typeof toPart>)[] = [{ type: 'text', text: message.content }];
@@ -144,6 +177,17 @@ function markBreakpoint(message: MessageParam | undefined): void {
   if (!message || !Array.isArray(message.content)) return;
   const last = message.content.at(-1);
   if (last) Object.assign(last, { cache_control: EPHEMERAL });
+}
+
+/** A past computer action goes back in the computer tool's own shape, as the model wrote it. */
+function inputOf(call: ModelToolCall, computer: boolean): unknown {
+  const input = parseOr(call.argumentsText);
+  if (!computer || call.name !== ANTHROPIC_COMPUTER_TOOL) return input;
+  try {
+    return toAnthropicAction(parseComputerAction(input));
+  } catch {
+    return input;
+  }
 }
 
 /** A malformed argument text still has to go back as an object; the planner already told the model. */

@@ -37,6 +37,7 @@ export function resolveModelRef(ref: string, models: ModelsConfig, secret: Secre
     ...(config.baseUrl && { baseURL: config.baseUrl }),
     ...(config.timeoutMs && { timeoutMs: config.timeoutMs }),
     ...(config.headers && { headers: config.headers }),
+    ...(config.computerUse && { computerUse: config.computerUse }),
     ...keyFor(provider, config, !configured && preset?.needsKey === true, secret),
   };
 }

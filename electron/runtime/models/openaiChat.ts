@@ -6,10 +6,15 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { parseComputerAction } from '../gui/actionSpace.js';
+import type { Size } from '../gui/coordinates.js';
+import { toUiTarsAction, UI_TARS_PROMPT } from '../gui/uiTars.js';
+import { fromUiTarsAnswer, UI_TARS_COMPUTER_TOOL } from './uiTarsAnswer.js';
 import {
   ModelError,
   type ModelCallOptions,
   type ModelContentPart,
+  type ModelMessage,
   type ModelProvider,
   type ModelRequest,
   type ModelResponse,
@@ -21,6 +26,13 @@ export interface OpenAiChatOptions extends OpenAiClientOptions {
   model: string;
   /** Some local servers reject `stream_options`; turn off to omit it. */
   streamUsage?: boolean;
+  /** How a desktop is offered: `ui-tars` action text, or the `computer` function tool; default: UI-TARS when the model's name says so. */
+  computerUse?: 'ui-tars' | 'function';
+}
+
+/** True when the model answers in UI-TARS action text. */
+export function speaksUiTars(options: Pick<OpenAiChatOptions, 'model' | 'computerUse'>): boolean {
+  return options.computerUse ? options.computerUse === 'ui-tars' : /ui-?tars/i.test(options.model);
 }
 
 /**
@@ -38,11 +50,13 @@ export class OpenAiChatProvider implements ModelProvider {
   }
 
   async complete(request: ModelRequest, { signal, onText }: ModelCallOptions): Promise<ModelResponse> {
+    const uiTars = request.computer && speaksUiTars(this.options) ? request.computer : undefined;
+    const tools = uiTars ? request.tools.filter((t) => t.name !== UI_TARS_COMPUTER_TOOL) : request.tools;
     const stream = await this.client.chat.completions.create(
       {
         model: this.model,
-        messages: toChatMessages(request),
-        ...(request.tools.length > 0 && { tools: request.tools.map(toChatTool) }),
+        messages: toChatMessages(request, uiTars),
+        ...(tools.length > 0 && { tools: tools.map(toChatTool) }),
         ...(request.maxOutputTokens && { max_tokens: request.maxOutputTokens }),
         stream: true,
         ...(this.options.streamUsage !== false && { stream_options: { include_usage: true } }),
@@ -51,7 +65,8 @@ export class OpenAiChatProvider implements ModelProvider {
     );
     const acc = new ChunkAccumulator();
     for await (const chunk of stream) acc.add(chunk, onText);
-    return acc.result(this.model);
+    const response = acc.result(this.model);
+    return uiTars ? fromUiTarsAnswer(response, uiTars) : response;
   }
 }
 
@@ -106,29 +121,64 @@ function toChatTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };
 }
 
-/** Provider-neutral messages → Chat Completions messages (tool images follow as a user message). */
-export function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
-  const out: ChatCompletionMessageParam[] = [{ role: 'system', content: request.system }];
+/**
+ * Provider-neutral messages → Chat Completions messages. Tool messages must answer their
+ * assistant turn before anything else, so screenshots of a turn's results follow them in one
+ * user message. In UI-TARS mode (`uiTars`: the model space) computer calls travel as the
+ * model's own action text and their screenshots as user turns.
+ */
+export function toChatMessages(request: ModelRequest, uiTars?: Size): ChatCompletionMessageParam[] {
+  const system = uiTars ? `${request.system}\n\n${UI_TARS_PROMPT}` : request.system;
+  const out: ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
+  const computerCalls = new Set<string>();
+  let pendingImages: ChatCompletionContentPart[] = [];
+  const flushImages = () => {
+    if (pendingImages.length > 0) out.push({ role: 'user', content: pendingImages });
+    pendingImages = [];
+  };
   for (const message of request.messages) {
+    if (message.role !== 'tool') flushImages();
     if (message.role === 'user') out.push({ role: 'user', content: message.content.map(toChatPart) });
-    else if (message.role === 'assistant') {
-      out.push({
-        role: 'assistant',
-        content: message.text || null,
-        ...(message.toolCalls.length > 0 && {
-          tool_calls: message.toolCalls.map((c) => ({
-            id: c.id,
-            type: 'function' as const,
-            function: { name: c.name, arguments: c.argumentsText },
-          })),
-        }),
-      });
+    else if (message.role === 'assistant') out.push(assistantMessage(message, uiTars, computerCalls));
+    else if (computerCalls.has(message.callId)) {
+      const note = message.isError ? `ERROR: ${message.content}` : '(the screen after that action)';
+      pendingImages.push({ type: 'text', text: note }, ...(message.images ?? []).map(toChatPart));
     } else {
       out.push({ role: 'tool', tool_call_id: message.callId, content: message.isError ? `ERROR: ${message.content}` : message.content });
-      if (message.images?.length) out.push({ role: 'user', content: message.images.map(toChatPart) });
+      pendingImages.push(...(message.images ?? []).map(toChatPart));
     }
   }
+  flushImages();
   return out;
+}
+
+function assistantMessage(
+  message: Extract<ModelMessage, { role: 'assistant' }>,
+  uiTars: Size | undefined,
+  computerCalls: Set<string>,
+): ChatCompletionMessageParam {
+  const computer = uiTars ? message.toolCalls.filter((c) => c.name === UI_TARS_COMPUTER_TOOL) : [];
+  for (const c of computer) computerCalls.add(c.id);
+  const functions = message.toolCalls.filter((c) => !computer.includes(c));
+  const text =
+    computer.length > 0 && !/^\s*Action:/m.test(message.text)
+      ? `${message.text}\n${computer.map((c) => actionLine(c, uiTars!)).join('\n')}`
+      : message.text;
+  return {
+    role: 'assistant',
+    content: text.trim() || null,
+    ...(functions.length > 0 && {
+      tool_calls: functions.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsText } })),
+    }),
+  };
+}
+
+function actionLine(call: ModelToolCall, size: Size): string {
+  try {
+    return `Action: ${toUiTarsAction(parseComputerAction(JSON.parse(call.argumentsText)), size)}`;
+  } catch {
+    return `Action: ${call.argumentsText}`;
+  }
 }
 
 function toChatPart(part: ModelContentPart): ChatCompletionContentPart {

@@ -1,6 +1,8 @@
 import type OpenAI from 'openai';
 import { openAiClient, type OpenAiClientOptions } from './openAiClient.js';
 import type { ResponseInputItem, Tool } from 'openai/resources/responses/responses';
+import { fromOpenAI, parseComputerAction } from '../gui/actionSpace.js';
+import { toOpenAIAction } from '../gui/actionToProvider.js';
 import {
   ModelError,
   type ModelCallOptions,
@@ -8,6 +10,7 @@ import {
   type ModelProvider,
   type ModelRequest,
   type ModelResponse,
+  type ModelToolCall,
   type PendingSafetyCheck,
 } from './types.js';
 
@@ -69,7 +72,7 @@ function fromResponse(response: OpenAI.Responses.Response, requested: string): M
     if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') text += part.text;
     if (item.type === 'function_call') toolCalls.push({ id: item.call_id, name: item.name, argumentsText: item.arguments });
     if (item.type === 'computer_call') {
-      toolCalls.push({ id: item.call_id, name: RESPONSES_COMPUTER_TOOL, argumentsText: JSON.stringify(item.action) });
+      toolCalls.push({ id: item.call_id, name: RESPONSES_COMPUTER_TOOL, argumentsText: canonicalAction(item.action) });
       for (const check of item.pending_safety_checks)
         safetyChecks.push({ callId: item.call_id, id: check.id, code: check.code ?? '', message: check.message ?? '' });
     }
@@ -89,8 +92,29 @@ function fromResponse(response: OpenAI.Responses.Response, requested: string): M
   };
 }
 
+/** A `computer_call` action as the one computer action (unknown shapes stay raw: the planner tells the model). */
+function canonicalAction(action: unknown): string {
+  try {
+    return JSON.stringify(fromOpenAI(action as Record<string, unknown>));
+  } catch {
+    return JSON.stringify(action);
+  }
+}
+
+/** A past computer action in the shape the model wrote it. */
+function nativeAction(argumentsText: string): unknown {
+  const parsed = JSON.parse(argumentsText) as unknown;
+  try {
+    return toOpenAIAction(parseComputerAction(parsed));
+  } catch {
+    return parsed;
+  }
+}
+
 function toResponsesTools(request: ModelRequest, environment: NonNullable<OpenAiResponsesOptions['environment']>): Tool[] {
-  const tools: Tool[] = request.tools.map((t) => ({
+  // With a desktop the provider's own computer tool replaces the function tool of the same name.
+  const functions = request.computer ? request.tools.filter((t) => t.name !== RESPONSES_COMPUTER_TOOL) : request.tools;
+  const tools: Tool[] = functions.map((t) => ({
     type: 'function',
     name: t.name,
     description: t.description,
@@ -107,34 +131,50 @@ function toResponsesTools(request: ModelRequest, environment: NonNullable<OpenAi
   return tools;
 }
 
-/** Provider-neutral messages → Responses input items; computer results carry acknowledged checks only. */
+/**
+ * Provider-neutral messages → Responses input items; computer results carry acknowledged checks
+ * only. A `computer_call_output` must carry a screenshot, so a computer call whose result has
+ * none (an error, or a screenshot dropped from the image window) goes back as text instead.
+ */
 export function toResponsesInput(request: ModelRequest): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
-  const computerCalls = new Set<string>();
+  const computerCalls = new Map<string, ModelToolCall>();
+  const withImage = new Set(
+    request.messages.flatMap((m) => (m.role === 'tool' && m.images?.some((i) => i.type === 'image') ? [m.callId] : [])),
+  );
   for (const message of request.messages) {
     if (message.role === 'user') items.push({ role: 'user', content: message.content.map(toInputPart) });
     else if (message.role === 'assistant') {
       if (message.text) items.push({ role: 'assistant', content: message.text });
       for (const call of message.toolCalls) {
-        if (call.name === RESPONSES_COMPUTER_TOOL) {
-          computerCalls.add(call.id);
+        if (call.name !== RESPONSES_COMPUTER_TOOL)
+          items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argumentsText });
+        else if (withImage.has(call.id)) {
+          computerCalls.set(call.id, call);
           items.push({
             type: 'computer_call',
             id: `cu_${call.id}`,
             call_id: call.id,
-            action: JSON.parse(call.argumentsText),
+            action: nativeAction(call.argumentsText),
             pending_safety_checks: [],
             status: 'completed',
           } as ResponseInputItem);
-        } else items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argumentsText });
+        } else {
+          computerCalls.set(call.id, call);
+          items.push({ role: 'assistant', content: `(computer action) ${call.argumentsText}` });
+        }
       }
     } else if (computerCalls.has(message.callId)) {
-      const image = message.images?.[0];
+      const image = message.images?.find((i) => i.type === 'image');
+      if (!image || image.type !== 'image') {
+        items.push({ role: 'user', content: `(result of that computer action) ${message.isError ? 'ERROR: ' : ''}${message.content}` });
+        continue;
+      }
       const acknowledged = request.acknowledgedSafetyChecks?.[message.callId] ?? [];
       items.push({
         type: 'computer_call_output',
         call_id: message.callId,
-        output: { type: 'computer_screenshot', image_url: image?.type === 'image' ? `data:${image.mediaType};base64,${image.data}` : '' },
+        output: { type: 'computer_screenshot', image_url: `data:${image.mediaType};base64,${image.data}` },
         ...(acknowledged.length > 0 && {
           acknowledged_safety_checks: acknowledged.map((c) => ({ id: c.id, code: c.code, message: c.message })),
         }),

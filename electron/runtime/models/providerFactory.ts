@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
-import { AnthropicProvider } from './anthropicMessages.js';
+import type { ProviderConfig } from '../../contract/index.js';
+import { ANTHROPIC_COMPUTER_BETAS, AnthropicProvider, type AnthropicComputerVersion } from './anthropicMessages.js';
 import { OpenAiChatProvider } from './openaiChat.js';
 import { OpenAiResponsesProvider } from './openaiResponses.js';
 import { DEFAULT_RETRY, RetryingProvider, type RetryPolicy } from './retry.js';
@@ -15,14 +16,24 @@ export interface ProviderSpec {
   timeoutMs?: number;
   /** Extra request headers (non-secret). */
   headers?: Record<string, string>;
+  /** How a desktop is offered (see `ProviderConfig.computerUse`). */
+  computerUse?: ProviderConfig['computerUse'];
 }
 
 /** The adapters by provider kind; `registerAdapter` adds more. */
 const adapters = new Map<ProviderSpec['provider'], (spec: ProviderSpec) => ModelProvider>([
-  ['openai-chat', (spec) => new OpenAiChatProvider(spec)],
-  ['openai-responses', (spec) => new OpenAiResponsesProvider(spec)],
-  ['anthropic', (spec) => new AnthropicProvider(spec)],
+  ['openai-chat', ({ computerUse, ...spec }) => new OpenAiChatProvider({ ...spec, ...chatComputerUse(computerUse) })],
+  ['openai-responses', ({ computerUse: _responsesHasOne, ...spec }) => new OpenAiResponsesProvider(spec)],
+  ['anthropic', ({ computerUse, ...spec }) => new AnthropicProvider({ ...spec, ...anthropicComputerUse(computerUse) })],
 ]);
+
+function chatComputerUse(mode: ProviderSpec['computerUse']): { computerUse?: 'ui-tars' | 'function' } {
+  return mode === 'ui-tars' || mode === 'function' ? { computerUse: mode } : {};
+}
+
+function anthropicComputerUse(mode: ProviderSpec['computerUse']): { computerToolVersion?: AnthropicComputerVersion } {
+  return mode && mode in ANTHROPIC_COMPUTER_BETAS ? { computerToolVersion: mode as AnthropicComputerVersion } : {};
+}
 
 /** Makes an adapter available to `createProvider`. */
 export function registerAdapter(kind: ProviderSpec['provider'], make: (spec: ProviderSpec) => ModelProvider): void {

@@ -41,6 +41,8 @@ export interface LlmGoalOptions {
   intent?: IntentHooks;
   /** The runtime's redactor: every request the model receives passes it (tool results included). */
   redactor?: () => Redactor;
+  /** The model-space size of the task's desktop when it has one (`sandbox: "desktop"`): computer use is declared to the model. */
+  computer?: (task: Task) => { width: number; height: number } | undefined;
 }
 
 /** Reads the workspace's AGENTS.md, the project context file that joins the stable prefix. */
@@ -63,6 +65,8 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
         ...(options.includeTiers && { includeTiers: options.includeTiers }),
       });
       const goal = task.plan.goal;
+      // Computer use is the provider's own protocol over the real `computer` tool, when the task may use it.
+      const computer = offered.some((t) => t.name === 'computer') ? options.computer?.(task) : undefined;
       const provider = new LazyProvider(() => {
         const model = options.provider(task);
         return options.redactor ? new RedactingProvider(model, options.redactor()) : model;
@@ -86,6 +90,7 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
         ...(options.maxMalformedTurns !== undefined && { maxMalformedTurns: options.maxMalformedTurns }),
         ...(options.onModelCall && { onModelCall: options.onModelCall }),
         ...(options.plannerState && { state: options.plannerState(task) }),
+        ...(computer && { computer }),
       });
       options.onPlanner?.(task, planner);
       const acceptance = () => options.acceptance(task);

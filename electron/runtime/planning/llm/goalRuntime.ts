@@ -4,6 +4,7 @@ import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import type { PlanFactory } from '../../engine/ports.js';
 import { AgentDeskError } from '../../errors.js';
+import { chooseModelSpace } from '../../gui/coordinates.js';
 import { memorySnapshot } from '../../memory/index.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import { AgentRepo } from '../../store/agentRepo.js';
@@ -22,6 +23,7 @@ import { storedPlannerState } from './plannerState.js';
 export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretStore): (playbooks: PlanFactory) => PlanFactory {
   const models = () => loadConfig(runtime().options.home).models;
   return withLlmGoals({
+    computer: (task) => (task.sandbox === 'desktop' ? chooseModelSpace(loadConfig(runtime().options.home).sandbox.screen) : undefined),
     registry: () => runtime().registry,
     provider: (task) => {
       const rt = runtime();

@@ -96,11 +96,16 @@ describe('Anthropic Messages adapter (real SDK against a wire-protocol server)',
         },
       ];
     }
+    // The provider's own actions arrive as the one computer action the runtime executes…
     expect(actions).toEqual([
       { action: 'screenshot' },
-      { action: 'left_click', coordinate: [640, 400] },
+      { action: 'click', x: 640, y: 400, button: 'left', count: 1 },
       { action: 'type', text: 'hello' },
     ]);
+    // …and go back to the model in its own shape.
+    const history = server.received('messages')[3]!.body.messages as { content: { type: string; input?: unknown }[] }[];
+    const uses = history.flatMap((m) => m.content.filter((b) => b.type === 'tool_use').map((b) => b.input));
+    expect(uses).toEqual([{ action: 'screenshot' }, { action: 'left_click', coordinate: [640, 400] }, { action: 'type', text: 'hello' }]);
     const first = server.received('messages')[0]!;
     expect((first.body.tools as Block[]).at(-1)).toMatchObject({
       type: 'computer_20250124',

@@ -46,7 +46,8 @@ describe('OpenAI Responses adapter (real SDK against a wire-protocol server)', (
     );
     const first = await provider().complete(base, { signal: signal() });
     expect(first.safetyChecks).toEqual([{ callId: 'cu_1', ...check }]);
-    expect(JSON.parse(first.toolCalls[0]!.argumentsText)).toEqual({ type: 'click', x: 10, y: 20, button: 'left' });
+    // The runtime executes the one computer action; the model is shown its own shape in the history.
+    expect(JSON.parse(first.toolCalls[0]!.argumentsText)).toEqual({ action: 'click', x: 10, y: 20, button: 'left', count: 1 });
 
     const history: ModelMessage[] = [
       ...base.messages,
@@ -74,5 +75,21 @@ describe('OpenAI Responses adapter (real SDK against a wire-protocol server)', (
     expect(outputs[0]!.acknowledged_safety_checks).toBeUndefined();
     expect(outputs[1]!.acknowledged_safety_checks).toEqual([check]);
     expect(outputs[1]).toMatchObject({ output: { type: 'computer_screenshot', image_url: 'data:image/png;base64,AAAA' } });
+    const call = (server.received('responses')[1]!.body.input as (Item & { action?: unknown })[]).find((i) => i.type === 'computer_call');
+    expect(call?.action).toEqual({ type: 'click', x: 10, y: 20, button: 'left' });
+  });
+
+  it('sends a computer result without a screenshot (an error, or outside the image window) as text, never an empty image', async () => {
+    server.script('responses', { text: 'ok' });
+    const history: ModelMessage[] = [
+      ...base.messages,
+      { role: 'assistant', text: '', toolCalls: [{ id: 'cu_9', name: 'computer', argumentsText: '{"action":"screenshot"}' }] },
+      { role: 'tool', callId: 'cu_9', name: 'computer', content: 'desktop unavailable', isError: true },
+    ];
+    await provider().complete({ ...base, messages: history }, { signal: signal() });
+    expect(server.rejections).toEqual([]);
+    const input = server.received('responses')[0]!.body.input as Item[];
+    expect(input.some((i) => i.type === 'computer_call_output' || i.type === 'computer_call')).toBe(false);
+    expect(JSON.stringify(input)).toContain('desktop unavailable');
   });
 });
