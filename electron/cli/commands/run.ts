@@ -134,6 +134,7 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
         stateReason: task.stateReason,
         usage: task.usage,
         workspace: task.workspace,
+        ...(task.answer !== undefined && { answer: task.answer }),
       },
       checks: task.checks,
       steps: steps.map((s) => ({
@@ -152,6 +153,7 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
   } else {
     console.log(`${task.id}  ${task.state}: ${task.stateReason ?? ''}`);
     for (const c of task.checks) console.log(`  ${c.passed ? 'PASS' : 'FAIL'}  ${c.name}: ${c.output}`);
+    if (task.answer !== undefined) console.log(`\nAnswer:\n${task.answer}\n`);
     for (const a of pending) {
       console.log(`  waiting for approval ${a.id}: ${a.preview.summary}`);
       console.log(`  decide with: agent-desk approvals approve ${a.id}   then: agent-desk run --resume ${task.id}`);

@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
-import { TaskStateSchema, type TaskState } from '../../contract/index.js';
+import { TaskStateSchema, type TaskEventKind, type TaskState } from '../../contract/index.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { EXIT, printJson, row } from '../output.js';
+import { routeText } from './routeText.js';
 
-/** `agent-desk tasks list|show|pause|cancel`. */
+/** How `tasks show` labels each kind of conversation event. */
+const EVENT_LABELS: Record<TaskEventKind, string> = {
+  'user.message': 'You',
+  'model.text': 'Model',
+  'model.reasoning': 'Model (reasoning)',
+  answer: 'Answer',
+};
+
+/** `agent-desk tasks list|show|message|pause|cancel`. */
 export function registerTasks(program: Command): void {
   const tasks = program.command('tasks').description('inspect and control tasks');
   tasks
@@ -27,13 +36,28 @@ export function registerTasks(program: Command): void {
       return withControlRuntime(opts.json, (rt) => {
         const task = rt.engine.get(taskId);
         const steps = rt.engine.steps(taskId);
+        const events = rt.engine.events(taskId);
         const trace = opts.trace ? rt.trace.page(taskId, 0, 1000).events : undefined;
-        if (opts.json) return printJson({ task, steps, ...(trace && { trace }) });
+        if (opts.json) return printJson({ task, steps, events, ...(trace && { trace }) });
         console.log(`${task.id}  ${task.state}  ${task.title}\n${task.stateReason ?? ''}`);
         for (const s of steps)
-          console.log(row([`#${s.index + 1}.${s.attempt}`, s.status, s.tool, s.route?.reason ?? '', s.error ?? ''], [7, 16, 14, 30, 0]));
+          console.log(row([`#${s.index + 1}.${s.attempt}`, s.status, s.tool, routeText(s.route), s.error ?? ''], [7, 16, 22, 40, 0]));
         for (const c of task.checks) console.log(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}: ${c.output}`);
+        // The conversation in order; the answer is its last event and is printed once, at the end.
+        for (const e of events) if (e.kind !== 'answer') console.log(`${EVENT_LABELS[e.kind]}: ${e.text}`);
+        if (task.answer !== undefined) console.log(`\nAnswer:\n${task.answer}`);
         for (const e of trace ?? []) console.log(`${e.seq}\t${e.ts}\t${e.type}\t${JSON.stringify(e.data)}`);
+      });
+    });
+  tasks
+    .command('message <taskId> <text>')
+    .description('send a goal task a message: its model reads it in the next request')
+    .option('--json', 'print JSON')
+    .action((taskId: string, text: string, opts: { json?: boolean }) => {
+      return withControlRuntime(opts.json, (rt) => {
+        const seq = rt.engine.message(taskId, text);
+        if (opts.json) printJson({ seq });
+        else console.log(`message ${seq} sent to ${taskId}`);
       });
     });
   for (const verb of ['pause', 'cancel'] as const) {

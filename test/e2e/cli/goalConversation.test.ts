@@ -1,0 +1,108 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CliSandbox, explain, useLocalModel } from '../../support/cliSandbox.js';
+import { ModelServer } from '../../support/modelServer.js';
+import { tempDir } from '../../support/runtime.js';
+
+const KEY = 'sk-e2e-conversation-4c1d9e';
+const CHECK = { type: 'file_contains' as const, name: 'greeting', path: 'hello.txt', text: 'hello world' };
+
+interface ShowJson {
+  task: { id: string; state: string; answer?: string };
+  events: { kind: string; text: string }[];
+}
+
+let server: ModelServer;
+let cli: CliSandbox;
+const dirs: string[] = [];
+beforeAll(async () => void (server = await new ModelServer().start()));
+afterAll(async () => server.close());
+beforeEach(async () => {
+  cli = new CliSandbox();
+  server.requests.length = 0;
+  await useLocalModel(cli, server.url, KEY);
+});
+afterEach(async () => {
+  await cli.cleanup();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const agentDesk = (args: string[]) => cli.run(args, { timeoutMs: 60_000 });
+
+/** Adds settings to the config `useLocalModel` wrote. */
+function configure(extra: Record<string, unknown>): void {
+  const file = path.join(cli.home, 'config.json');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), ...extra }));
+}
+
+/** Every chat request's text as the model received it, in order. */
+const requestTexts = (): string[] => server.received('chat').map((r) => JSON.stringify(r.body.messages));
+
+describe('a goal task’s conversation through the CLI (local wire-protocol model server)', () => {
+  it('the final answer is printed by run and shown by tasks show, with the model’s text before it, and in --json', async () => {
+    const checks = path.join(cli.home, 'checks.json');
+    writeFileSync(checks, JSON.stringify([CHECK]));
+    server.script(
+      'chat',
+      { text: 'I will write the file.', toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello world' } }] },
+      { text: 'Wrote hello world into hello.txt.' },
+    );
+    const run = await agentDesk(['run', '--goal', 'Write hello world into hello.txt', '--checks', checks]);
+    expect(run.code, explain(run)).toBe(0);
+    expect(run.stdout).toContain('Answer:\nWrote hello world into hello.txt.');
+    const taskId = /^(tsk_\w+)/m.exec(run.stdout)![1]!;
+
+    const shown = await agentDesk(['tasks', 'show', taskId, '--json']);
+    expect(shown.code, explain(shown)).toBe(0);
+    const json = shown.json<ShowJson>();
+    expect(json.task).toMatchObject({ id: taskId, state: 'succeeded', answer: 'Wrote hello world into hello.txt.' });
+    expect(json.events.map((e) => [e.kind, e.text])).toEqual([
+      ['model.text', 'I will write the file.'],
+      ['answer', 'Wrote hello world into hello.txt.'],
+    ]);
+    const text = await agentDesk(['tasks', 'show', taskId]);
+    expect(text.stdout).toContain('Model: I will write the file.');
+    expect(text.stdout).toMatch(/Answer:\nWrote hello world into hello\.txt\.\s*$/);
+  });
+
+  it('exit 3 → tasks message → approve → run --resume: the new process continues the same conversation with the message, and the note saved by memory.save reaches the next task of that workspace (memory.inPrompt)', async () => {
+    configure({ memory: { inPrompt: true } });
+    const [workspace, other] = [tempDir('agent-desk-ws-'), tempDir('agent-desk-ws-')];
+    dirs.push(workspace, other);
+    for (const dir of [workspace, other]) writeFileSync(path.join(dir, 'seed.txt'), 'seed');
+    const checks = path.join(cli.home, 'checks.json');
+    writeFileSync(checks, JSON.stringify([{ type: 'file_exists', name: 'seed', path: 'seed.txt' }]));
+    server.script('chat', {
+      text: 'Saving what I learned.',
+      toolCalls: [{ id: 'call_mem_41', name: 'memory_save', arguments: { text: 'The staging database lives in eu-west-3.' } }],
+    });
+    const first = await agentDesk(['run', '--goal', 'Find where staging lives and remember it', '--workspace', workspace, '--checks', checks]);
+    expect(first.code, explain(first)).toBe(3); // memory.save asks before anything is remembered
+    const taskId = /^(tsk_\w+)/m.exec(first.stdout)![1]!;
+    const approvalId = /waiting for approval (\S+):/.exec(first.stdout)![1]!;
+
+    const sent = await agentDesk(['tasks', 'message', taskId, 'Then tell me the region in one word.']);
+    expect(sent.code, explain(sent)).toBe(0);
+    expect((await agentDesk(['approvals', 'approve', approvalId])).code).toBe(0);
+    server.script('chat', { text: 'eu-west-3' });
+    const resumed = await agentDesk(['run', '--resume', taskId, '--json']);
+    expect(resumed.code, explain(resumed)).toBe(0);
+    expect(resumed.json<{ task: { answer?: string } }>().task.answer).toBe('eu-west-3');
+
+    const afterResume = server.received('chat')[1]!.body.messages as { role: string; content?: unknown; tool_call_id?: string }[];
+    expect(afterResume.find((m) => m.role === 'tool')?.tool_call_id).toBe('call_mem_41');
+    expect(JSON.stringify(afterResume)).toContain('Saving what I learned.');
+    expect(JSON.stringify(afterResume.at(-1))).toContain('Then tell me the region in one word.');
+
+    // The next goal task in the same workspace gets the note in its prompt; one elsewhere does not.
+    server.script('chat', { text: 'Staging is in eu-west-3.' }, { text: 'No idea.' });
+    const next = await agentDesk(['run', '--goal', 'Where does staging live?', '--workspace', workspace, '--checks', checks]);
+    expect(next.code, explain(next)).toBe(0);
+    const elsewhere = await agentDesk(['run', '--goal', 'Where does staging live?', '--workspace', other, '--checks', checks]);
+    expect(elsewhere.code, explain(elsewhere)).toBe(0);
+    const [, , inWorkspace, outside] = requestTexts();
+    expect(inWorkspace).toContain('The staging database lives in eu-west-3.');
+    expect(outside).not.toContain('eu-west-3');
+  });
+});
