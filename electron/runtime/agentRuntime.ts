@@ -20,7 +20,7 @@ import { PolicyGate } from './policy/gate.js';
 import { redactedLog } from './secrets/redactedLog.js';
 import { boundSecrets } from './secrets/secretRefs.js';
 import { SecretHostBindings } from './secrets/secretHosts.js';
-import type { SecretStore } from './secrets/secretStore.js';
+import { secretFeed, type SecretStore } from './secrets/secretStore.js';
 import { Store } from './store/store.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -82,6 +82,8 @@ export class AgentRuntime {
     const clock = options.clock ?? systemClock;
     this.startedAt = new Date(clock.now()).toISOString();
     // Every value the store writes passes the redactor: no known secret reaches the disk.
+    // Values another process stores (the CLI while `serve` runs) are learned too, before any write.
+    if (options.secrets) this.redactor.follow(secretFeed(options.secrets));
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { writeFileAtomicSync } from '../../runtime/secrets/atomicFile.js';
@@ -34,6 +34,16 @@ export class FileSecretStore extends MapSecretStore {
     super();
     this.keyFile = path.join(home, KEY_FILE);
     this.dataFile = path.join(home, DATA_FILE);
+  }
+
+  /** The sealed file's identity and size: every write replaces it (rename), so this changes. */
+  version(): string {
+    try {
+      const stat = statSync(this.dataFile);
+      return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
   }
 
   protected load(): Record<string, string> {
