@@ -22,6 +22,8 @@ export interface ScriptedComputerAction {
 /** One scripted model answer, rendered in the wire format of the route it is served on. */
 export interface ScriptedAnswer {
   text?: string;
+  /** A reasoning summary (Responses `reasoning` item, Anthropic `thinking` block; Chat has none). */
+  reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   computer?: ScriptedComputerAction[];
   usage?: { input: number; output: number; cached?: number };

@@ -1,11 +1,15 @@
 import { argumentsText, type ScriptedAnswer, type SseWriter } from './modelServer.js';
 import { splitText } from './modelServerChat.js';
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown; json: string };
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown; json: string };
 
 /** Renders a scripted answer as an Anthropic Messages response (JSON, or the event stream on `sse`). */
 export function renderAnthropic(answer: ScriptedAnswer, model: string, sse?: SseWriter): unknown {
   const blocks: Block[] = [];
+  if (answer.reasoning) blocks.push({ type: 'thinking', thinking: answer.reasoning });
   if (answer.text) blocks.push({ type: 'text', text: answer.text });
   (answer.toolCalls ?? []).forEach((c, i) => {
     const json = argumentsText(c);
@@ -23,7 +27,11 @@ export function renderAnthropic(answer: ScriptedAnswer, model: string, sse?: Sse
     cache_creation_input_tokens: 0,
   };
   const content = blocks.map((b) =>
-    b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id, name: b.name, input: b.input },
+    b.type === 'text'
+      ? { type: 'text', text: b.text }
+      : b.type === 'thinking'
+        ? { type: 'thinking', thinking: b.thinking, signature: 'sig_scripted' }
+        : { type: 'tool_use', id: b.id, name: b.name, input: b.input },
   );
   const message = { id: 'msg_scripted', type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage };
   if (!sse) return message;
@@ -32,13 +40,24 @@ export function renderAnthropic(answer: ScriptedAnswer, model: string, sse?: Sse
     'message_start',
   );
   blocks.forEach((b, index) => {
-    const start = b.type === 'text' ? { type: 'text', text: '' } : { type: 'tool_use', id: b.id, name: b.name, input: {} };
+    const start =
+      b.type === 'text'
+        ? { type: 'text', text: '' }
+        : b.type === 'thinking'
+          ? { type: 'thinking', thinking: '', signature: '' }
+          : { type: 'tool_use', id: b.id, name: b.name, input: {} };
     sse.event({ type: 'content_block_start', index, content_block: start }, 'content_block_start');
-    const pieces = b.type === 'text' ? splitText(b.text) : splitText(b.json);
+    const pieces = b.type === 'text' ? splitText(b.text) : b.type === 'thinking' ? splitText(b.thinking) : splitText(b.json);
     for (const piece of pieces) {
-      const delta = b.type === 'text' ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece };
+      const delta =
+        b.type === 'text'
+          ? { type: 'text_delta', text: piece }
+          : b.type === 'thinking'
+            ? { type: 'thinking_delta', thinking: piece }
+            : { type: 'input_json_delta', partial_json: piece };
       sse.event({ type: 'content_block_delta', index, delta }, 'content_block_delta');
     }
+    if (b.type === 'thinking') sse.event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig_scripted' } }, 'content_block_delta');
     sse.event({ type: 'content_block_stop', index }, 'content_block_stop');
   });
   sse.event(

@@ -3,6 +3,7 @@ import { argumentsText, type ScriptedAnswer, type SseWriter } from './modelServe
 /** Renders a scripted answer as an OpenAI Responses object (JSON, or the event stream on `sse`). */
 export function renderResponses(answer: ScriptedAnswer, model: string, sse?: SseWriter): unknown {
   const output: Record<string, unknown>[] = [];
+  if (answer.reasoning) output.push({ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: answer.reasoning }] });
   if (answer.text) {
     output.push({
       type: 'message',

@@ -78,6 +78,7 @@ export class AnthropicProvider implements ModelProvider {
     if (onText) stream.on('text', (delta) => onText(delta));
     const message = await stream.finalMessage();
     const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const reasoning = message.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : [])).join('\n\n');
     const toolCalls = message.content.flatMap((b) =>
       b.type === 'tool_use' ? [toolCallOf(b.id, b.name, b.input, request.computer !== undefined)] : [],
     );
@@ -100,6 +101,7 @@ export class AnthropicProvider implements ModelProvider {
               ? 'end'
               : 'other',
       model: message.model,
+      ...(reasoning && { reasoning }),
     };
   }
 }

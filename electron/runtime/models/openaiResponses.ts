@@ -68,7 +68,9 @@ function fromResponse(response: OpenAI.Responses.Response, requested: string): M
   let text = '';
   const toolCalls: ModelResponse['toolCalls'] = [];
   const safetyChecks: PendingSafetyCheck[] = [];
+  const reasoning: string[] = [];
   for (const item of response.output) {
+    if (item.type === 'reasoning') for (const part of item.summary) reasoning.push(part.text);
     if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') text += part.text;
     if (item.type === 'function_call') toolCalls.push({ id: item.call_id, name: item.name, argumentsText: item.arguments });
     if (item.type === 'computer_call') {
@@ -89,6 +91,7 @@ function fromResponse(response: OpenAI.Responses.Response, requested: string): M
     stopReason: toolCalls.length > 0 ? 'tool_calls' : response.status === 'incomplete' ? 'max_tokens' : 'end',
     model: response.model || requested,
     ...(safetyChecks.length > 0 && { safetyChecks }),
+    ...(reasoning.length > 0 && { reasoning: reasoning.join('\n\n') }),
   };
 }
 

@@ -24,5 +24,7 @@ CREATE TABLE task_events (
   at TEXT NOT NULL,
   PRIMARY KEY (task_id, seq)
 );
+-- A planner reads only the user's messages after the last it saw, however long the conversation.
+CREATE INDEX task_events_by_kind ON task_events(task_id, kind, seq);
 ALTER TABLE tasks ADD COLUMN answer TEXT;
 `;
