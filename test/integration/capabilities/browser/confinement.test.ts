@@ -5,7 +5,7 @@ import { pollUntil } from '../../../support/poll.js';
 import { missing } from '../../../support/requirements.js';
 import { tempDir, type TestRuntime } from '../../../support/runtime.js';
 import { useBrowserRuntime } from './browserHarness.js';
-import { PagesServer } from './effectRecords.js';
+import { PagesServer, stepsTask } from './pagesServer.js';
 
 const skip = missing('chromium');
 const browser = useBrowserRuntime();
@@ -16,8 +16,7 @@ beforeAll(async () => {
 afterAll(() => pages.stop());
 
 function task(h: TestRuntime, steps: string) {
-  const source = `name: confined\nsteps:\n  - tool: browser.navigate\n    args: { url: "${pages.url}/form.html" }\n${steps}`;
-  return h.rt.engine.create({ title: 'confined', plan: { kind: 'playbook', source }, inputs: {} });
+  return stepsTask(h, `  - tool: browser.navigate\n    args: { url: "${pages.url}/form.html" }\n${steps}`);
 }
 const open = () => browser.open({ policy: { networkAllow: ['127.0.0.1:*'] } });
 

@@ -3,7 +3,7 @@ import { BrowserHost } from '../../../../electron/capabilities/browser/browserHo
 import { missing } from '../../../support/requirements.js';
 import { waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { runtimeWithBrowser, useBrowserRuntime } from './browserHarness.js';
-import { PagesServer } from './effectRecords.js';
+import { PagesServer, stepsTask } from './pagesServer.js';
 
 const skip = missing('chromium');
 const browser = useBrowserRuntime();
@@ -36,8 +36,7 @@ const ALLOW_PAGES = { policy: { networkAllow: ['127.0.0.1:*'] } };
 
 /** A playbook task from inline steps; `PAGES` in them is the pages server's URL. */
 function inlineTask(h: TestRuntime, steps: string) {
-  const source = `name: inline\nsteps:\n${steps.replaceAll('PAGES', pages.url)}`;
-  return h.rt.engine.create({ title: 'inline', plan: { kind: 'playbook', source }, inputs: {} });
+  return stepsTask(h, steps.replaceAll('PAGES', pages.url));
 }
 const serverRecords = (_h: TestRuntime, _taskId: string) => pages.records();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { missing } from '../../../support/requirements.js';
 import { waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { useBrowserRuntime } from './browserHarness.js';
-import { PagesServer } from './effectRecords.js';
+import { PagesServer, stepsTask } from './pagesServer.js';
 
 const skip = missing('chromium');
 const browser = useBrowserRuntime();
@@ -17,8 +17,7 @@ afterAll(() => pages.stop());
 
 /** Opens `page` and clicks `target` (YAML flow mapping), the way an obedient model would. */
 function clickTask(h: TestRuntime, page: string, target: string) {
-  const source = `name: click\nsteps:\n  - tool: browser.navigate\n    args: { url: "${pages.url}/${page}" }\n  - tool: browser.click\n    args: ${target}\n`;
-  return h.rt.engine.create({ title: 'click', plan: { kind: 'playbook', source }, inputs: {} });
+  return stepsTask(h, `  - tool: browser.navigate\n    args: { url: "${pages.url}/${page}" }\n  - tool: browser.click\n    args: ${target}\n`);
 }
 
 const labels = (label: string, aria?: string) =>

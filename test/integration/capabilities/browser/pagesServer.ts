@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Task } from '../../../../electron/contract/index.js';
+import type { TestRuntime } from '../../../support/runtime.js';
 
 /** What the fixture pages server recorded: every state-changing request and WebSocket message, and every request under another host name. */
 export interface ServerRecords {
@@ -9,7 +11,14 @@ export interface ServerRecords {
   foreign: string[];
 }
 
-const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages/server.mjs');
+const PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
+const SERVER = path.join(PAGES_DIR, 'server.mjs');
+
+/** A playbook task from inline steps (YAML list items), with no services of its own. */
+export function stepsTask(h: TestRuntime, steps: string): Task {
+  const source = `name: inline\nsteps:\n${steps}`;
+  return h.rt.engine.create({ title: 'inline', plan: { kind: 'playbook', source, baseDir: PAGES_DIR }, inputs: {} });
+}
 
 /**
  * The fixture pages server, run by the test itself so its records outlive the tasks (a playbook
