@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
-import { parsePlaybook } from '../../runtime/planning/playbook/parse.js';
+import { parsePlaybook, registryChecks } from '../../runtime/planning/playbook/parse.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson } from '../output.js';
@@ -29,7 +29,7 @@ export function registerQueue(program: Command): void {
       withRuntime(opts.json, (rt) => {
         const absolute = path.resolve(file);
         const source = readFileSync(absolute, 'utf8');
-        const playbook = parsePlaybook(source, { toolInput: (name) => rt.registry.get(name)?.input, source: file });
+        const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), source: file });
         if (secretInputNames(playbook).length > 0) throw new AgentDeskError('invalid_params', 'queued tasks cannot take secret inputs');
         const given = parsePairs(opts.input);
         const scheduler = schedulerFor(rt);

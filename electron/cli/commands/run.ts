@@ -5,7 +5,7 @@ import { UncertainResolutionSchema, type Task } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
-import { parsePlaybook } from '../../runtime/planning/playbook/parse.js';
+import { parsePlaybook, registryChecks } from '../../runtime/planning/playbook/parse.js';
 import { openRuntime } from '../openRuntime.js';
 import { EXIT, parsePairs, printJson, reportError } from '../output.js';
 import { askApprovalsInteractively, showProgress } from '../terminal.js';
@@ -92,7 +92,7 @@ function createFromFile(rt: AgentRuntime, file: string, given: Record<string, st
   } catch (error) {
     throw new AgentDeskError('not_found', `cannot read playbook ${file}: ${(error as Error).message}`);
   }
-  const playbook = parsePlaybook(source, { toolInput: (name) => rt.registry.get(name)?.input, source: file });
+  const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), source: file });
   const inputs = bindInputs(playbook, given, process.env);
   const task = rt.engine.create({
     title: playbook.name,

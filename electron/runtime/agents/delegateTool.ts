@@ -7,7 +7,7 @@ import { isTerminal } from '../engine/stateMachine.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { bindInputs } from '../planning/playbook/inputs.js';
 import { PROPOSABLE_CHECK_TYPES } from '../planning/llm/intent.js';
-import { parsePlaybook } from '../planning/playbook/parse.js';
+import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.js';
 import type { AgentService } from './agentService.js';
 import { agentChain, checkDelegation } from './delegation.js';
@@ -67,7 +67,7 @@ function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
       ...workspace,
     };
   }
-  const playbook = parsePlaybook(child.playbook!, { toolInput: (name) => rt.registry.get(name)?.input });
+  const playbook = parsePlaybook(child.playbook!, registryChecks(rt.registry));
   const inputs = bindInputs(playbook, child.inputs);
   return {
     title: child.title ?? `${agent.name}: ${playbook.name}`,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AgentRuntime } from '../agentRuntime.js';
 import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
-import { parsePlaybook } from '../planning/playbook/parse.js';
+import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
 import { hasScope } from '../policy/scopes.js';
 import { assertChecksPermitted } from '../verify/checkAdmission.js';
 import type { ParsedParams, Scope } from '../../contract/index.js';
@@ -25,8 +25,7 @@ function taskOptions(p: CreateParams, ctx: CallContext): CreateOptions {
 
 function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly Scope[], options: CreateOptions) {
   const source = p.playbook!.source;
-  const toolInput = (name: string) => rt.registry.get(name)?.input;
-  const playbook = parsePlaybook(source, { toolInput });
+  const playbook = parsePlaybook(source, registryChecks(rt.registry));
   // Services start local processes: only an admin may ask for that over RPC.
   if (playbook.services.length > 0 && !hasScope(scopes, 'operator.admin')) {
     throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');

@@ -5,7 +5,7 @@ import type { AgentRuntime } from '../agentRuntime.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
-import { parsePlaybook } from '../planning/playbook/parse.js';
+import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
 
 /** A task spec built from a job, plus whether its playbook starts local services. */
 export interface BuiltTarget {
@@ -48,7 +48,7 @@ export function buildCronTarget(
   }
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
   const source = job.target.source ?? readPlaybookFile(file!);
-  const playbook = parsePlaybook(source, { toolInput: (name) => rt.registry.get(name)?.input, ...(file && { source: file }) });
+  const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), ...(file && { source: file }) });
   if (secretInputNames(playbook).length > 0) {
     throw new AgentDeskError('invalid_params', `playbook "${playbook.name}" has secret inputs, which a cron job cannot supply unattended`);
   }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
+import type { z } from 'zod';
 import { PlaybookSchema, type Issue, type Playbook } from '../../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../../errors.js';
 import { readableIssues, sortByLocation } from './issues.js';
@@ -10,6 +11,8 @@ import { toolArgIssues, type ToolInputLookup } from './toolArgs.js';
 export interface ParsePlaybookOptions {
   /** When given, tool names must exist and step args must fit the tool's input schema. */
   toolInput?: ToolInputLookup;
+  /** When given, a step's `capability:` must be one some registered tool provides. */
+  capabilityKnown?: (capability: string) => boolean;
   /** Named in error headers, e.g. the file path. */
   source?: string;
 }
@@ -26,6 +29,7 @@ export function parsePlaybook(text: string, options: ParsePlaybookOptions = {}):
     ...(parsed.success ? [] : readableIssues(parsed.error.issues, raw)),
     ...referenceIssues(raw),
     ...(options.toolInput === undefined ? [] : toolArgIssues(raw, options.toolInput)),
+    ...(options.capabilityKnown === undefined ? [] : capabilityIssues(raw, options.capabilityKnown)),
   ]);
   if (issues.length > 0) throw invalidPlaybook('invalid playbook', issues, options.source);
   if (!parsed.success) throw new AgentDeskError('internal', 'playbook failed validation without issues');
@@ -67,13 +71,60 @@ function parseYaml(text: string, source: string | undefined): unknown {
   throw invalidPlaybook('invalid playbook YAML', issues, source, first && { line: first.line, col: first.col });
 }
 
-/** The document as plain data, or why it cannot be (e.g. an alias bomb). */
+/** The document as plain data, or why it cannot be (an alias bomb, an alias that contains itself). */
 function toPlainData(doc: ReturnType<typeof parseDocument>): { value: unknown } | string {
+  let value: unknown;
   try {
-    return { value: doc.toJS({ maxAliasCount: 100 }) };
+    value = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+  const cycle = cyclePath(value);
+  // A cycle would send every later walk (schema, templates, the trace) into endless recursion.
+  return cycle === undefined ? { value } : `recursive alias: the value at ${cycle} contains itself`;
+}
+
+/** `a.b[2]` of the first node found inside itself, or undefined for a tree. */
+function cyclePath(root: unknown): string | undefined {
+  const onPath = new Set<object>();
+  const visit = (value: unknown, at: string): string | undefined => {
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (onPath.has(value)) return at === '' ? '(root)' : at;
+    onPath.add(value);
+    const entries: [string, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [`${at}[${i}]`, v])
+      : Object.entries(value).map(([k, v]) => [at === '' ? k : `${at}.${k}`, v]);
+    for (const [childAt, child] of entries) {
+      const found = visit(child, childAt);
+      if (found !== undefined) return found;
+    }
+    onPath.delete(value);
+    return undefined;
+  };
+  return visit(root, '');
+}
+
+/** Steps naming a capability no registered tool provides: the router could never resolve them. */
+function capabilityIssues(raw: unknown, known: (capability: string) => boolean): Issue[] {
+  const steps = (raw as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps)) return [];
+  return steps.flatMap((step, i): Issue[] => {
+    const capability = (step as { capability?: unknown } | null)?.capability;
+    if (typeof capability !== 'string' || capability === '' || known(capability)) return [];
+    const message = `unknown capability ${JSON.stringify(capability)}: no registered tool provides it (tools.catalog lists them)`;
+    return [{ path: `steps[${i}].capability`, message }];
+  });
+}
+
+/** What a tool registry offers playbook validation: tool inputs and the capabilities tools provide. */
+export function registryChecks(registry: {
+  get(name: string): { input: z.ZodType } | undefined;
+  list(): readonly { capabilities: readonly string[] }[];
+}): Pick<ParsePlaybookOptions, 'toolInput' | 'capabilityKnown'> {
+  return {
+    toolInput: (name) => registry.get(name)?.input,
+    capabilityKnown: (capability) => registry.list().some((tool) => tool.capabilities.includes(capability)),
+  };
 }
 
 function invalidPlaybook(what: string, issues: Issue[], source: string | undefined, extra: Record<string, unknown> = {}): AgentDeskError {

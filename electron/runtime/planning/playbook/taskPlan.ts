@@ -2,7 +2,7 @@ import type { Task } from '../../../contract/index.js';
 import type { TaskPlan } from '../../engine/ports.js';
 import { AgentDeskError } from '../../errors.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { parsePlaybook } from './parse.js';
+import { parsePlaybook, registryChecks } from './parse.js';
 import { PlaybookPlanner, resolveAcceptance } from './planner.js';
 
 /**
@@ -10,12 +10,12 @@ import { PlaybookPlanner, resolveAcceptance } from './planner.js';
  * schemas) the playbook text stored on the task.
  */
 export function playbookPlanFactory(registry: ToolRegistry): (task: Task) => TaskPlan {
-  const toolInput = (name: string) => registry.get(name)?.input;
+  const checks = registryChecks(registry);
   return (task) => {
     if (task.plan.kind !== 'playbook') {
       throw new AgentDeskError('invalid_params', `no planner for "${task.plan.kind}" tasks in this build`);
     }
-    const playbook = parsePlaybook(task.plan.source, { toolInput, source: task.title });
+    const playbook = parsePlaybook(task.plan.source, { ...checks, source: task.title });
     return {
       planner: new PlaybookPlanner(playbook),
       services: playbook.services,

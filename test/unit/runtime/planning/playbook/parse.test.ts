@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Issue } from '../../../../../electron/contract/index.js';
 import { AgentDeskError } from '../../../../../electron/runtime/errors.js';
-import { loadPlaybookFile, parsePlaybook } from '../../../../../electron/runtime/planning/playbook/parse.js';
+import { loadPlaybookFile, parsePlaybook, registryChecks } from '../../../../../electron/runtime/planning/playbook/parse.js';
+import { builtinTools } from '../../../../../electron/runtime/tools/builtin/index.js';
+import { ToolRegistry } from '../../../../../electron/runtime/tools/registry.js';
 
 const toolInputs: Record<string, z.ZodType> = {
   'fs.write': z.object({ path: z.string(), content: z.string() }).strict(),
@@ -188,5 +190,34 @@ describe('loadPlaybookFile', () => {
 
   it('a missing file is not_found', async () => {
     await expect(loadPlaybookFile(path.join(dir, 'missing.yaml'))).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('hostile or impossible playbooks', () => {
+  it('a recursive YAML alias is invalid_playbook naming where, not a stack overflow', () => {
+    const error = rejection('name: loop\nsteps: &s\n  - tool: fs.write\n    args: *s\n', { toolInput });
+    expect(error.code).toBe('invalid_playbook');
+    expect(issueLines(error)).toEqual(['(root): recursive alias: the value at steps[0].args contains itself']);
+    const inMap = rejection('name: loop\nsteps:\n  - &step { tool: fs.read, args: { path: *step } }\n');
+    expect(issueLines(inMap)).toEqual(['(root): recursive alias: the value at steps[0].args.path contains itself']);
+  });
+
+  it('an alias used twice without recursion is fine', () => {
+    const playbook = parsePlaybook('name: twice\nsteps:\n  - { tool: fs.read, args: &a { path: a.txt } }\n  - { tool: fs.read, args: *a }\n', {
+      toolInput,
+    });
+    expect(playbook.steps.map((s) => s.args)).toEqual([{ path: 'a.txt' }, { path: 'a.txt' }]);
+  });
+
+  it('a capability no shipped tool provides is refused at validation; a shipped one passes', () => {
+    const registry = new ToolRegistry();
+    for (const tool of builtinTools()) registry.register(tool);
+    const checks = registryChecks(registry);
+    const error = rejection('name: beam\nsteps:\n  - { capability: teleport.person, args: {} }\n', checks);
+    expect(issueLines(error)).toEqual([
+      'steps[0].capability: unknown capability "teleport.person": no registered tool provides it (tools.catalog lists them)',
+    ]);
+    const shipped = registry.list().flatMap((t) => t.capabilities)[0]!;
+    expect(() => parsePlaybook(`name: ok\nsteps:\n  - { capability: ${shipped}, args: {} }\n`, { capabilityKnown: checks.capabilityKnown })).not.toThrow();
   });
 });
