@@ -30,9 +30,9 @@ export class SecretNotAllowedError extends ToolError {
 /** Names of the secrets referenced anywhere in a JSON-like value (keys included), in order, once each. */
 export function secretRefNames(value: unknown): string[] {
   const names = new Set<string>();
-  walkStrings(value, (text) => {
+  visitStrings(value, (text) => {
+    if (!text.includes('${secret:')) return; // the common case, without a regex over large content
     for (const match of text.matchAll(SECRET_REF)) names.add(match[1]!);
-    return text;
   });
   return [...names];
 }
@@ -85,6 +85,17 @@ function allowedValue(name: string, destination: string, secrets: SecretSource |
     );
   }
   return value;
+}
+
+function visitStrings(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (Array.isArray(value)) for (const v of value) visitStrings(v, visit);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      visit(k);
+      visitStrings(v, visit);
+    }
+  }
 }
 
 function walkStrings(value: unknown, map: (text: string) => string): unknown {
