@@ -12,8 +12,10 @@ export interface EgressDecision {
 
 /**
  * The allowlisting egress proxy the runtime runs for sandboxes on the egress network: HTTP
- * CONNECT (HTTPS) and absolute-form HTTP requests to allowlisted `host[:port]` globs pass; anything
- * else gets 403. Containers have no other route out (the network is `--internal`).
+ * CONNECT (HTTPS), absolute-form HTTP requests and WebSocket upgrades to allowlisted
+ * `host:port` globs pass (the scheme's default port filled in, so a pattern with a port means that
+ * port only); anything else gets 403. Every redirect hop is a new request through the proxy, so
+ * it is checked again. Containers have no other route out (the network is `--internal`).
  */
 export class EgressProxy {
   private readonly allow: HostPattern[];
@@ -34,13 +36,16 @@ export class EgressProxy {
   async start(bindHost: string, port = 0): Promise<number> {
     const server = http.createServer((req, res) => this.forward(req, res));
     server.on('connect', (req, socket: net.Socket, head) => this.tunnel(req, socket, head));
+    server.on('upgrade', (req, socket: net.Socket, head) => this.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, bindHost, () => resolve()));
     this.server = server;
     return (server.address() as AddressInfo).port;
   }
 
   private tunnel(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
-    const target = req.url ?? '';
+    const raw = req.url ?? '';
+    // CONNECT names host:port; one without a port means HTTPS's.
+    const target = /:\d+$/.test(raw) ? raw : `${raw}:443`;
     socket.on('error', () => socket.destroy());
     if (!this.allowed(target, 'CONNECT')) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${target} is not in the sandbox egress allowlist\n`);
@@ -63,7 +68,7 @@ export class EgressProxy {
       res.writeHead(400).end('the egress proxy needs absolute-form requests\n');
       return;
     }
-    if (url.protocol !== 'http:' || !this.allowed(url.host, req.method ?? 'GET')) {
+    if (url.protocol !== 'http:' || !this.allowed(hostWithPort(url), req.method ?? 'GET')) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end(`${url.host} is not in the sandbox egress allowlist\n`);
       return;
     }
@@ -75,6 +80,29 @@ export class EgressProxy {
     req.pipe(upstream);
   }
 
+  /** A plain-HTTP WebSocket (absolute-form `GET` with `Upgrade`): the allowlist, then a raw tunnel. */
+  private upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    let url: URL | undefined;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol !== 'http:' || !this.allowed(hostWithPort(url), 'UPGRADE')) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${url?.host ?? 'that target'} is not in the sandbox egress allowlist\n`);
+      return;
+    }
+    const target = url;
+    const upstream = net.connect(Number(target.port || 80), target.hostname, () => {
+      const headers = Object.entries({ ...req.headers, host: target.host }).map(([k, v]) => `${k}: ${String(v)}`);
+      upstream.write([`${req.method} ${target.pathname}${target.search} HTTP/1.1`, ...headers, '', ''].join('\r\n'));
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  }
+
   /** Stops listening and drops open tunnels. */
   async close(): Promise<void> {
     const server = this.server;
@@ -83,4 +111,9 @@ export class EgressProxy {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** `hostname:port` with the scheme's default port, as the allowlist compares hosts. */
+function hostWithPort(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }

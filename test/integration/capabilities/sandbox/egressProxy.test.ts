@@ -65,3 +65,77 @@ describe.skipIf(skip)('egress through the allowlisting proxy', () => {
     expect(direct).toMatch(/^blocked/);
   });
 });
+
+/** One request through the proxy from the host (the proxy's rules need no container to be tried). */
+function throughProxy(proxyPort: number, options: http.RequestOptions): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: proxyPort, ...options }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, body: '' });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the egress proxy rules, hop by hop', () => {
+  let proxy: EgressProxy;
+  let proxyPort: number;
+  let allowed: http.Server;
+  let otherPort: http.Server;
+  const reachedOther: string[] = [];
+  const port = (s: http.Server) => (s.address() as AddressInfo).port;
+
+  beforeAll(async () => {
+    otherPort = http.createServer((req, res) => (reachedOther.push(req.url ?? ''), res.end('other port')));
+    otherPort.on('upgrade', (req, socket) => (reachedOther.push(`upgrade ${req.url}`), socket.destroy()));
+    await new Promise<void>((r) => otherPort.listen(0, '127.0.0.1', () => r()));
+    allowed = http.createServer((req, res) => {
+      if (req.url === '/hop') res.writeHead(302, { location: `http://127.0.0.1:${port(otherPort)}/stolen` }).end();
+      else res.end('allowed');
+    });
+    allowed.on('upgrade', (_req, socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.destroy();
+    });
+    await new Promise<void>((r) => allowed.listen(0, '127.0.0.1', () => r()));
+    proxy = new EgressProxy([`127.0.0.1:${port(allowed)}`]);
+    proxyPort = await proxy.start('127.0.0.1');
+  });
+  afterAll(async () => {
+    await proxy.close();
+    allowed.close();
+    otherPort.close();
+  });
+
+  it('a redirect to the same host on another port is refused at the next hop, which never reaches it', async () => {
+    const first = await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(allowed)}/hop` });
+    expect(first.status).toBe(302);
+    const next = await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(otherPort)}/stolen` });
+    expect(next.status).toBe(403);
+    expect(reachedOther).toEqual([]);
+  });
+
+  it('a WebSocket upgrade passes only to an allowlisted host:port', async () => {
+    const ws = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    expect((await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(allowed)}/ws`, headers: ws })).status).toBe(101);
+    expect((await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(otherPort)}/ws`, headers: ws })).status).toBe(403);
+    expect(reachedOther).toEqual([]);
+  });
+
+  it('a CONNECT without a port means 443, which a pattern with another port does not allow', async () => {
+    const res = await new Promise<number>((resolve) => {
+      const req = http.request({ host: '127.0.0.1', port: proxyPort, method: 'CONNECT', path: '127.0.0.1' });
+      req.on('connect', (r, socket) => (socket.destroy(), resolve(r.statusCode ?? 0)));
+      req.on('response', (r) => resolve(r.statusCode ?? 0));
+      req.end();
+    });
+    expect(res).toBe(403);
+    expect(proxy.decisions.at(-1)).toMatchObject({ host: '127.0.0.1:443', allowed: false });
+  });
+});
