@@ -34,6 +34,7 @@ export const en = {
   'detail.timeline': 'Step timeline',
   'detail.noSteps': 'No steps yet.',
   'detail.trace': 'Open trace',
+  'detail.answer': 'Answer',
   'detail.checks': 'Acceptance checks',
   'detail.usage': '{steps} steps · {tokens} tokens · {cost}',
   'step.col.index': '#',

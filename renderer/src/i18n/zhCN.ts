@@ -36,6 +36,7 @@ export const zhCN: Record<MessageKey, string> = {
   'detail.timeline': '步骤时间线',
   'detail.noSteps': '还没有步骤。',
   'detail.trace': '打开追踪',
+  'detail.answer': '回答',
   'detail.checks': '验收检查',
   'detail.usage': '{steps} 步 · {tokens} 个令牌 · {cost}',
   'step.col.index': '#',

@@ -54,6 +54,7 @@ async function reviewFlow(locale: 'en' | 'zh-CN', text: { tasks: string; accept:
   await review.getByTestId('accept-checks').click();
   await page.locator('[data-testid="task-detail"][data-task-state="succeeded"]').waitFor(WAIT);
   expect(await page.getByTestId('checks').textContent()).toContain('✓ greeting, reviewed');
+  expect(await page.getByTestId('answer').textContent()).toBe('Wrote hello.txt.'); // the model's final answer
   // The model-chosen step carries the tokens and cost of the call that chose it.
   const write = page.locator('[data-testid="step-timeline"] tr[data-tool="fs.write"]');
   expect(Number(await write.locator('td').nth(6).textContent())).toBeGreaterThan(0);

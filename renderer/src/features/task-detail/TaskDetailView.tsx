@@ -57,6 +57,14 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           cost: formatCost(task.usage.costUsd),
         })}
       </p>
+      {task.answer && (
+        <>
+          <h2>{t('detail.answer')}</h2>
+          <p className="answer" data-testid="answer">
+            {task.answer}
+          </p>
+        </>
+      )}
       <TaskPlan task={task} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
       {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}
