@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliSandbox, fixturePlaybook } from '../../support/cliSandbox.js';
 import { EffectsServer } from '../../support/effectsServer.js';
+import { createPlaybookTask, openTestRuntime } from '../../support/runtime.js';
 
 const PLAYBOOK = fixturePlaybook('crash-effects.yaml');
 
@@ -120,4 +121,49 @@ describe('exactly-once side effects across SIGKILL', () => {
     expect(after.task.stateReason).toContain('steps.order');
     expect(server.effects.map((e) => e.name)).toEqual(['order']);
   }, 120_000);
+});
+
+/** A playbook whose one step writes a large input into a file: long enough to be killed mid-write. */
+const BIG_WRITE = `name: big-write
+inputs:
+  blob: { type: string, required: true }
+steps:
+  - id: write
+    tool: fs.write
+    args: { path: data.txt, content: "\${inputs.blob}" }
+acceptance:
+  - { type: file_exists, path: data.txt, exists: true }
+`;
+
+const temps = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+
+describe('a killed fs.write leaves no temp file behind', () => {
+  it('SIGKILL between the temp file and the rename: recovery removes the temp file and the write completes', async () => {
+    const sandbox = new CliSandbox();
+    cleanups.push(() => sandbox.cleanup());
+    let killedMidWrite: { taskId: string; workspace: string; bytes: number } | undefined;
+    for (let trial = 0; trial < 4 && !killedMidWrite; trial++) {
+      const bytes = (24 << 20) * (trial + 1); // larger each time the kill came too late
+      // The task is created by a runtime of its own on the same data folder; the CLI runs it.
+      const creator = openTestRuntime({ home: sandbox.home });
+      const task = createPlaybookTask(creator.rt, BIG_WRITE, { inputs: { blob: 'x'.repeat(bytes) } });
+      await creator.rt.close();
+
+      const run = sandbox.spawn(['run', '--resume', task.id, '--json']);
+      const watcher = watch(task.workspace, (_event, name) => {
+        if (typeof name === 'string' && name.endsWith('.tmp')) run.child.kill('SIGKILL');
+      });
+      const result = await run.finished(120_000);
+      watcher.close();
+      if (result.signal === 'SIGKILL' && temps(task.workspace).length > 0) killedMidWrite = { taskId: task.id, workspace: task.workspace, bytes };
+    }
+    expect(killedMidWrite, 'a kill landed while the temp file existed').toBeDefined();
+    const { taskId, workspace, bytes } = killedMidWrite!;
+
+    const resumed = await sandbox.run(['run', '--resume', taskId, '--json'], { timeoutMs: 120_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.json<{ task: { state: string } }>().task.state).toBe('succeeded');
+    expect(statSync(path.join(workspace, 'data.txt')).size).toBe(bytes);
+    expect(temps(workspace)).toEqual([]);
+  }, 600_000);
 });

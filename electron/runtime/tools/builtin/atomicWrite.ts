@@ -32,6 +32,22 @@ export async function writeFileAtomically(target: string, data: Uint8Array, opti
   }
 }
 
+/** The temp files `writeFileAtomically` makes for `target`: `.<name>.<12 hex>.tmp` beside it. */
+const TEMP_SUFFIX = /^\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temp files a killed write of `target` left beside it (a finished or aborted write
+ * removes its own). Returns how many were removed; a missing directory means none.
+ */
+export async function removeLeftoverTemps(target: string): Promise<number> {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}`;
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const leftovers = names.filter((name) => name.startsWith(prefix) && TEMP_SUFFIX.test(name.slice(prefix.length)));
+  await Promise.all(leftovers.map((name) => fs.rm(path.join(dir, name), { force: true })));
+  return leftovers.length;
+}
+
 /** link() refuses an existing target atomically, unlike rename(). */
 async function linkExclusively(temp: string, target: string): Promise<boolean> {
   try {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, type Tool } from '../types.js';
-import { writeFileAtomically } from './atomicWrite.js';
+import { removeLeftoverTemps, writeFileAtomically } from './atomicWrite.js';
 import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { writePreview } from './fsWritePreview.js';
 import { classifyPathCall } from './pathCallClassification.js';
@@ -80,6 +80,10 @@ export const fsWriteTool: Tool<FsWriteArgs> = {
     } catch (error) {
       throw toolErrorFromFs(error, target.relative, 'write');
     }
+  },
+  // A write killed between its temp file and the rename leaves the temp file: recovery removes it.
+  async cleanUpInterrupted(args, ctx): Promise<void> {
+    await removeLeftoverTemps(resolveWorkspacePath(ctx.workspace, args.path).absolute);
   },
 };
 
