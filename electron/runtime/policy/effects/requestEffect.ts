@@ -124,7 +124,7 @@ function maskFields(fields: Record<string, string>): Record<string, string> {
 
 /** Card-like digit runs in free text are masked to their last four digits. */
 function maskBody(body: string): string {
-  return body.replace(/\b(?:\d[ -]?){12,19}\b/g, (digits) => maskValue(digits)).slice(0, MAX_BODY);
+  return body.replace(/\b\d(?:[ -]?\d){11,18}\b/g, (digits) => maskValue(digits)).slice(0, MAX_BODY);
 }
 
 function maskValue(value: string): string {
