@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RiskClass } from '../../contract/index.js';
 import { hostOfUrl } from '../../runtime/policy/subject.js';
+import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 import type { AnyTool, CallClassification, ToolContext } from '../../runtime/tools/types.js';
 import type { BrowserHost } from './browserHost.js';
 import type { BrowserSession, ElementTarget } from './browserSession.js';
@@ -54,6 +55,8 @@ export interface ActionSpec<I> {
   readOnly: boolean;
   /** False for actions that leave the page as it was (no new page model needed). */
   changesPage: boolean;
+  /** Shared capabilities it provides; default `web.interact` (the desktop's Chromium is the tier below). */
+  capabilities?: string[];
   /**
    * True for actions on the page (click, fill, type, press, select): a state-changing request the
    * page sends meanwhile is held and turns the call into an approval of exactly that request.
@@ -70,7 +73,7 @@ export function browserTool<I>(host: BrowserHost, spec: ActionSpec<I>): AnyTool 
     title: spec.title,
     description: spec.description,
     tier: 'browser',
-    capabilities: [`browser.${spec.name}`],
+    capabilities: [...(spec.capabilities ?? [CAPABILITIES.webInteract])],
     risk: spec.risk,
     readOnly: spec.readOnly,
     idempotent: spec.readOnly,

@@ -7,6 +7,7 @@ import { ToolError, type CallClassification, type Tool } from '../../runtime/too
 import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import type { TaskDesktops } from './taskDesktops.js';
+import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 
 const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait', 'zoom']);
 
@@ -172,7 +173,7 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       "Coordinates are in the screenshot's pixel space.",
     tier: 'gui',
     // The desktop is the last tier for pages (its Chromium), read or acted on.
-    capabilities: ['gui.computer'],
+    capabilities: [CAPABILITIES.webRead, CAPABILITIES.webInteract],
     risk: 'payment',
     readOnly: false,
     idempotent: false,

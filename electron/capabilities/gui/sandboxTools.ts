@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 import type { CallClassification, Tool } from '../../runtime/tools/types.js';
 import { abortable } from './abortable.js';
 import { dockerConfigured } from './computerTool.js';
@@ -30,7 +31,7 @@ export function sandboxTools(desktops: TaskDesktops): Tool<never>[] {
     description:
       'Opens a URL in the sandbox Chromium (on its desktop, visible to screenshots). With network "none" only file:// pages load.',
     tier: 'gui',
-    capabilities: ['sandbox.browser'],
+    capabilities: [CAPABILITIES.webRead, CAPABILITIES.webInteract],
     risk: 'external_http',
     readOnly: false,
     idempotent: true,
@@ -58,7 +59,7 @@ export function sandboxTools(desktops: TaskDesktops): Tool<never>[] {
     title: 'Write a file in the sandbox',
     description: 'Writes a UTF-8 file under the sandbox home folder.',
     tier: 'gui',
-    capabilities: ['sandbox.files.write'],
+    capabilities: [CAPABILITIES.desktopFileWrite],
     risk: 'write',
     readOnly: false,
     idempotent: true,
@@ -79,7 +80,7 @@ export function sandboxTools(desktops: TaskDesktops): Tool<never>[] {
     title: 'Read a file in the sandbox',
     description: 'Reads a UTF-8 file under the sandbox home folder (its content is untrusted data).',
     tier: 'gui',
-    capabilities: ['sandbox.files.read'],
+    capabilities: [CAPABILITIES.desktopFileRead],
     risk: 'read',
     readOnly: true,
     idempotent: true,
@@ -100,7 +101,7 @@ export function sandboxTools(desktops: TaskDesktops): Tool<never>[] {
     title: 'Run a command in the sandbox',
     description: 'Runs argv (no shell) in the sandbox home folder, as its non-root user, with its network policy.',
     tier: 'gui',
-    capabilities: ['sandbox.exec'],
+    capabilities: [CAPABILITIES.desktopExec],
     risk: 'exec',
     readOnly: false,
     idempotent: false,

@@ -4,6 +4,7 @@ import { ToolError, type AnyTool, type CallClassification } from '../../runtime/
 import type { CachedMcpTool } from './mcpConfigFile.js';
 import type { McpConnection, McpProgress } from './mcpConnection.js';
 import { mcpToolName, riskOfHints, type McpToolHints } from './mcpToolNaming.js';
+import { wellKnownCapabilities } from './mcpWellKnown.js';
 
 /** What an MCP tool returns to the step: the server's content, marked as untrusted data. */
 export interface McpToolOutput {
@@ -27,7 +28,9 @@ export function mcpTool(connection: McpConnection, remote: CachedMcpTool): AnyTo
   const readOnly = risk === 'read';
   const idempotent = readOnly || hints?.idempotentHint === true;
   const name = mcpToolName(connection.name, remote.name);
-  const capabilities = connection.config.capabilities[remote.name] ?? [`mcp.${connection.name}.${remote.name}`];
+  // mcp.json may say what a tool provides; else a reference server's tool shares the tiers' capabilities; else its own.
+  const capabilities = connection.config.capabilities[remote.name] ??
+    wellKnownCapabilities(remote) ?? [`mcp.${connection.name}.${remote.name}`];
   return {
     name,
     title: remote.title ?? String(remote.annotations?.title ?? remote.name),

@@ -269,7 +269,7 @@ export class StepExecutor {
    */
   private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
     const policy = held.decision();
-    const approval = this.deps.approvals.request({
+    const approval = this.deps.approvals.prepare({
       taskId: step.taskId,
       stepId: step.id,
       tool: step.tool,
@@ -278,8 +278,13 @@ export class StepExecutor {
       decision: policy,
       preview: held.preview,
     });
-    const waiting: Step = { ...step, status: 'waiting_approval', approvalId: approval.id, policy };
-    this.save(waiting, () => this.host.trace('step.policy', { ...policy, approvalId: approval.id }, step.id));
+    const approvalId = approval.approval.id;
+    const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };
+    this.save(waiting, () => {
+      this.host.trace('step.policy', { ...policy, approvalId }, step.id);
+      approval.persist(); // in the run's queue, after what happened before it
+    });
+    approval.announce();
     this.host.transition('waiting_approval', `approval needed: ${held.preview.summary}`);
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }

@@ -1,7 +1,11 @@
-import { TIER_ORDER, type Issue, type Route, type RouteAttempt, type Tier } from '../../contract/index.js';
+import { TIER_ORDER, type Issue, type Route, type RouteAttempt, type SandboxMode, type Tier } from '../../contract/index.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { FALLBACK_ARGS, fallbackArgs } from './capabilities.js';
 import { availabilityOf, type ToolRegistry, type ToolUser } from './registry.js';
 import type { AnyTool } from './types.js';
+
+/** The task a route or an offer is for: its agent's allowlist, its workspace (fallback paths), its desktop. */
+export type RouteTask = ToolUser & { workspace?: string; sandbox?: SandboxMode };
 
 /** What a step asks the router for: a named tool, a capability, or both (the capability narrows fallbacks). */
 export interface RouteRequest {
@@ -9,7 +13,7 @@ export interface RouteRequest {
   capability?: string;
   args: Record<string, unknown>;
   /** The task asking: fallbacks are limited to tools it may use (its agent's allowlist). */
-  task?: ToolUser;
+  task?: RouteTask;
 }
 
 /** A tool the engine may run, with the arguments its input schema parsed (defaults applied). */
@@ -29,9 +33,10 @@ export interface RoutePlan {
 type Evaluation = { tool: AnyTool; ok: true; args: unknown } | { tool: AnyTool; ok: false; attempt: RouteAttempt; issues: Issue[] };
 
 /**
- * Chooses which tools can serve a step, best first: a named tool, then tools sharing its
- * capabilities down the tiers (api → mcp → browser → gui). The engine tries candidates in
- * order and moves to the next after a retryable ToolError.
+ * Chooses which tools can serve a step, best first: a named tool, then tools of lower tiers
+ * sharing the capability the call exercises (api → mcp → browser → gui), given that
+ * capability's own arguments. The engine tries candidates in order and moves to the next after
+ * a retryable ToolError whose call cannot have had its effect.
  */
 export class ToolRouter {
   constructor(private readonly registry: ToolRegistry) {}
@@ -40,18 +45,24 @@ export class ToolRouter {
   plan(request: RouteRequest): RoutePlan {
     const permit = request.task === undefined ? undefined : this.registry.filterFor(request.task);
     if (request.tool !== undefined) return this.planNamed(request.tool, request, permit);
-    if (request.capability !== undefined) return this.planCapability(request.capability, request.args, permit);
+    if (request.capability !== undefined) return this.planCapability(request.capability, request.args, permit, request.task?.workspace);
     throw new AgentDeskError('invalid_params', 'a step must name a tool or a capability');
   }
 
   /**
-   * Tools to offer a model: per capability, the available tools of its highest available tier,
-   * plus any tier asked for. With `task`, only tools that task may use (its agent's
-   * allowlist) are considered, so a permitted lower-tier tool is offered where the best tier is not.
+   * Tools to offer a model: per capability, the available tools of its highest available tier
+   * (a tool that is the only provider of something stays offered), plus any tier asked for. With
+   * `task`, only tools that task may use (its agent's allowlist) are considered, so a permitted
+   * lower-tier tool is offered where the best tier is not; a task with a desktop is offered the
+   * gui tier too, a task with `sandbox: "none"` none of it.
    */
-  offer(options: { includeTiers?: readonly Tier[]; task?: ToolUser } = {}): AnyTool[] {
+  offer(options: { includeTiers?: readonly Tier[]; task?: RouteTask } = {}): AnyTool[] {
     const permit = options.task === undefined ? undefined : this.registry.filterFor(options.task);
-    const available = this.registry.list().filter((tool) => (permit?.(tool.name) ?? true) && availabilityOf(tool).available);
+    const sandbox = options.task?.sandbox;
+    const available = this.registry
+      .list()
+      .filter((tool) => (permit?.(tool.name) ?? true) && !(sandbox === 'none' && tool.tier === 'gui') && availabilityOf(tool).available);
+    const include = new Set<Tier>([...(options.includeTiers ?? []), ...(sandbox === 'desktop' ? (['gui'] as const) : [])]);
     const bestTier = new Map<string, number>();
     for (const tool of available) {
       for (const capability of tool.capabilities) {
@@ -61,12 +72,16 @@ export class ToolRouter {
     return available.filter(
       (tool) =>
         tool.capabilities.length === 0 ||
-        options.includeTiers?.includes(tool.tier) === true ||
+        include.has(tool.tier) ||
         tool.capabilities.some((capability) => bestTier.get(capability) === tierRank(tool)),
     );
   }
 
-  /** A named tool stays first even when not permitted, so the policy gate refuses it by name. */
+  /**
+   * A named tool stays first even when not permitted, so the policy gate refuses it by name. Its
+   * fallbacks: tools of lower tiers sharing a capability the call exercises, and only for a call
+   * that is read-only or idempotent (a failure of any other may have had its effect).
+   */
   private planNamed(name: string, request: RouteRequest, permit: Permit): RoutePlan {
     const named = this.registry.get(name);
     if (named === undefined) {
@@ -75,21 +90,41 @@ export class ToolRouter {
         known: this.registry.list().map((t) => t.name),
       });
     }
-    const shared = request.capability !== undefined ? [request.capability] : named.capabilities;
-    const fallbacks = permitted(
-      this.providersOf(shared).filter((tool) => tool !== named),
-      permit,
-    );
     const namedEvaluation = evaluate(named, request.args);
-    const evaluations = [namedEvaluation, ...fallbacks.map((tool) => evaluate(tool, request.args))];
+    const shared = request.capability !== undefined ? [request.capability] : fallbackCapabilities(named, namedEvaluation);
+    const repeatable = namedEvaluation.ok ? safeToRepeat(named, namedEvaluation.args, request.task?.workspace) : true;
+    const fallbacks = repeatable
+      ? permitted(
+          this.providersOf(shared).filter((tool) => tool !== named && tierRank(tool) > tierRank(named)),
+          permit,
+        )
+      : [];
+    // A tool of the tier below that does not take the capability's arguments is no fallback (the desktop's `computer` for a URL).
+    const fallbackEvaluations = fallbacks
+      .map((tool) => evaluate(tool, fallbackArgs(sharedCapability(tool, shared), request.args, request.task?.workspace)))
+      .filter((e) => e.ok || e.attempt.outcome !== 'invalid_args');
+    const evaluations = [namedEvaluation, ...fallbackEvaluations];
     const prefix = fallbackPrefix(namedEvaluation);
+    const namedReason = `named in plan${this.tierNote(named)}`;
     return settle(evaluations, `"${name}"`, (tool) =>
-      tool === named ? 'named in plan' : `${prefix}${tool.name} provides ${sharedCapability(tool, shared)} (${tool.tier} tier)`,
+      tool === named ? namedReason : `${prefix}${tool.name} provides ${sharedCapability(tool, shared)} (${tool.tier} tier)`,
     );
   }
 
-  private planCapability(capability: string, args: Record<string, unknown>, permit: Permit): RoutePlan {
-    const all = this.providersOf([capability]);
+  /** Why a named tool's tier serves its capability: the higher tiers that are unavailable now ('' when none). */
+  private tierNote(named: AnyTool): string {
+    for (const capability of named.capabilities) {
+      const above = this.providersOf([capability]).filter((tool) => tierRank(tool) < tierRank(named));
+      const down = above.map((tool) => ({ tool, availability: availabilityOf(tool) })).filter((a) => !a.availability.available);
+      if (above.length === 0 || down.length < above.length) continue;
+      const first = down[0]!;
+      return `; ${capability} falls to the ${named.tier} tier: ${first.tool.name} is unavailable (${first.availability.reason ?? 'unavailable'})`;
+    }
+    return '';
+  }
+
+  private planCapability(capability: string, args: Record<string, unknown>, permit: Permit, workspace: string | undefined): RoutePlan {
+    const all = this.providersOf([capability]).filter((tool) => exercises(tool, args, capability));
     if (all.length === 0) {
       throw new AgentDeskError('unavailable', `no tool provides capability "${capability}"`, { attempts: [] });
     }
@@ -98,8 +133,10 @@ export class ToolRouter {
     const providers = allowed.length > 0 ? allowed : all;
     // settle() asks for reasons in candidate order, so the first call names the top choice.
     let firstChosen: AnyTool | undefined;
+    // The step's arguments are written for the best tier; any other gets the capability's own fields of them.
+    const argsFor = (tool: AnyTool) => (tool === all[0] || !(capability in FALLBACK_ARGS) ? args : fallbackArgs(capability, args, workspace));
     return settle(
-      providers.map((tool) => evaluate(tool, args)),
+      providers.map((tool) => evaluate(tool, argsFor(tool))),
       `capability "${capability}"`,
       (tool) => {
         if (firstChosen === undefined) {
@@ -180,6 +217,32 @@ function settle(evaluations: Evaluation[], what: string, reasonFor: (tool: AnyTo
 
 function sharedCapability(tool: AnyTool, wanted: readonly string[]): string {
   return wanted.find((c) => tool.capabilities.includes(c)) ?? tool.capabilities[0] ?? '';
+}
+
+/**
+ * The shared capabilities a named call can fall back on: those it exercises (an HTTP POST is no
+ * `web.read`) that carry over to another tool (see FALLBACK_ARGS).
+ */
+function fallbackCapabilities(tool: AnyTool, evaluation: Evaluation): string[] {
+  const exercised = evaluation.ok && tool.callCapabilities ? tool.callCapabilities(evaluation.args) : tool.capabilities;
+  return exercised.filter((capability) => capability in FALLBACK_ARGS);
+}
+
+/** Whether a call with these arguments is one of the tool's `capability` calls. */
+function exercises(tool: AnyTool, args: Record<string, unknown>, capability: string): boolean {
+  if (!tool.callCapabilities) return true;
+  const parsed = tool.input.safeParse(args);
+  return !parsed.success || tool.callCapabilities(parsed.data).includes(capability);
+}
+
+/** A read-only or idempotent call may run again elsewhere after a failure; any other may have had its effect. */
+function safeToRepeat(tool: AnyTool, args: unknown, workspace: string | undefined): boolean {
+  try {
+    const cls = tool.classify(args, { workspace: workspace ?? '' });
+    return cls.readOnly || cls.idempotent;
+  } catch {
+    return tool.readOnly || tool.idempotent;
+  }
 }
 
 function tierRank(tool: AnyTool): number {

@@ -52,8 +52,13 @@ export interface Tool<I = unknown> {
   title: string;
   description: string;
   tier: Tier;
-  /** Capabilities it provides, e.g. `file.write`; the router falls back across tools sharing one. */
+  /**
+   * Capabilities it provides, shared across tiers (`web.read`, `file.write`: see CAPABILITIES);
+   * the router offers the best available tier per capability and falls back down the tiers.
+   */
   capabilities: string[];
+  /** The capabilities one call exercises (an HTTP POST is no `web.read`); default: all of them. */
+  callCapabilities?(args: I): readonly string[];
   /** Default risk class (the most severe one a call may have). */
   risk: RiskClass;
   readOnly: boolean;

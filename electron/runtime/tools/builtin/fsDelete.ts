@@ -5,6 +5,7 @@ import { deletePreview } from './fsDeletePreview.js';
 import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath } from './workspacePath.js';
+import { CAPABILITIES } from '../capabilities.js';
 
 /** Arguments of `fs.delete`. */
 export const FsDeleteInputSchema = z
@@ -29,7 +30,7 @@ export const fsDeleteTool: Tool<FsDeleteArgs> = {
   description:
     'Deletes a file, symlink or (with recursive) a directory in the task workspace. Deleting a missing path succeeds with deleted: false.',
   tier: 'api',
-  capabilities: ['file.delete'],
+  capabilities: [CAPABILITIES.fileDelete],
   risk: 'delete',
   readOnly: false,
   idempotent: true,

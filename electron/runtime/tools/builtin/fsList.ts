@@ -5,6 +5,7 @@ import { ToolError, type Tool } from '../types.js';
 import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath } from './workspacePath.js';
+import { CAPABILITIES } from '../capabilities.js';
 
 /** Arguments of `fs.list`. */
 export const FsListInputSchema = z
@@ -43,7 +44,7 @@ export const fsListTool: Tool<FsListArgs> = {
   title: 'List directory',
   description: 'Lists files and directories in the task workspace, optionally recursively, sorted by path.',
   tier: 'api',
-  capabilities: ['file.list'],
+  capabilities: [CAPABILITIES.fileList],
   risk: 'read',
   readOnly: true,
   idempotent: true,

@@ -7,6 +7,7 @@ import { MIB } from './byteSize.js';
 import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath } from './workspacePath.js';
+import { CAPABILITIES } from '../capabilities.js';
 
 /** Arguments of `fs.read`. */
 export const FsReadInputSchema = z
@@ -42,7 +43,7 @@ export const fsReadTool: Tool<FsReadArgs> = {
   title: 'Read file',
   description: 'Reads a file in the task workspace and returns its content, size and SHA-256.',
   tier: 'api',
-  capabilities: ['file.read'],
+  capabilities: [CAPABILITIES.fileRead],
   risk: 'read',
   readOnly: true,
   idempotent: true,

@@ -8,6 +8,7 @@ import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { writePreview } from './fsWritePreview.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspacePath.js';
+import { CAPABILITIES } from '../capabilities.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -50,7 +51,7 @@ export const fsWriteTool: Tool<FsWriteArgs> = {
   description:
     'Writes a whole file in the task workspace atomically, creating parent directories. Writing the same content twice gives the same result.',
   tier: 'api',
-  capabilities: ['file.write'],
+  capabilities: [CAPABILITIES.fileWrite],
   risk: 'write',
   readOnly: false,
   idempotent: true,

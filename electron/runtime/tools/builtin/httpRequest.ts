@@ -6,6 +6,7 @@ import { toolErrorFromFetch } from './httpFailure.js';
 import { fetchFollowingSameHost, HTTP_PROTOCOLS } from './httpRedirects.js';
 import { parseJsonBody, readCappedBody } from './httpResponseBody.js';
 import { clipForPreview } from './previewText.js';
+import { CAPABILITIES } from '../capabilities.js';
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
@@ -65,7 +66,9 @@ export const httpRequestTool: Tool<HttpRequestArgs> = {
   description:
     'Sends an HTTP(S) request and returns status, headers and body (JSON parsed when the response is JSON). Non-2xx statuses are returned, not raised.',
   tier: 'api',
-  capabilities: ['http.request', 'web.read'],
+  capabilities: ['http.request', CAPABILITIES.webRead],
+  // Only a GET or HEAD reads the web; a POST and the like fall back nowhere.
+  callCapabilities: (args) => (args.method === 'GET' || args.method === 'HEAD' ? ['http.request', CAPABILITIES.webRead] : ['http.request']),
   risk: 'send',
   readOnly: false,
   idempotent: false,
