@@ -13,6 +13,12 @@ import { TaskDesktops } from './taskDesktops.js';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
+/** True while a task is not over: its desktop is kept for it across a restart. */
+function taskMayResume(rt: AgentRuntime, taskId: string): boolean {
+  const state = rt.store.tasks.get(taskId)?.state;
+  return state !== undefined && !FINISHED.has(state);
+}
+
 /** The owner label of a data folder's sandboxes: runtimes of other folders never reap them. */
 export const sandboxOwnerOf = (home: string): string => createHash('sha256').update(home).digest('hex').slice(0, 16);
 
@@ -66,13 +72,15 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
     onRelease: (session) => void live.stop(session.taskId, true),
   });
   const frames: FrameSink = (session, data, format, width, height) => live.publish(session.taskId, data, format, width, height);
+  // A task that is not over keeps its desktop across a restart (the next process adopts it).
+  let mayResume: (taskId: string) => boolean = () => false;
   const parts: DesktopRuntimeParts = {
     desktops,
     live,
     reaping: Promise.resolve(),
     tools: [computerTool(desktops, frames), ...sandboxTools(desktops)] as AnyTool[],
     runChecks: sandboxAwareChecks(desktops),
-    onClose: [() => live.close(), () => desktops.close()],
+    onClose: [() => live.close(), () => desktops.close((taskId) => mayResume(taskId))],
     handlers: (rt) => ({
       'sandboxes.list': async () => {
         await parts.reaping;
@@ -91,6 +99,7 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
       ...takeoverHandlers(rt, desktops, live, frames),
     }),
     attach: (rt) => {
+      mayResume = (taskId) => taskMayResume(rt, taskId);
       live.publishTo((frame) => rt.bus.emit('screen.frame', frame));
       rt.bus.on({ events: ['task.updated'] }, (frame) => {
         const task = frame.data as { id: string; state: string; workspace: string };
@@ -113,11 +122,7 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
  * the running desktops of tasks that are not over (their task adopts them when it resumes).
  */
 export function reapDesktopOrphans(parts: DesktopRuntimeParts, rt: AgentRuntime): Promise<string[]> {
-  const mayResume = (taskId: string): boolean => {
-    const state = rt.store.tasks.get(taskId)?.state;
-    return state !== undefined && !FINISHED.has(state);
-  };
-  const reaping = dockerConfigured() ? parts.desktops.reapOrphans(mayResume) : Promise.resolve([]);
+  const reaping = dockerConfigured() ? parts.desktops.reapOrphans((taskId) => taskMayResume(rt, taskId)) : Promise.resolve([]);
   parts.reaping = reaping.catch(() => undefined);
   return reaping;
 }

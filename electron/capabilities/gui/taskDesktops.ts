@@ -119,12 +119,24 @@ export class TaskDesktops {
     return this.control.reapOrphans(keep);
   }
 
-  /** Destroys every desktop and the warm pool. */
-  async close(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((w) => this.release(w).catch(() => undefined)));
+  /**
+   * Destroys every desktop and the warm pool, but the desktops of tasks `keep` names: those stay
+   * running for the next process to adopt (a task waiting for an approval, paused, …).
+   */
+  async close(keep: (taskId: string) => boolean = () => false): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((w) => this.closeOne(w, keep).catch(() => undefined)));
     await this.pool?.close();
     if (this.driverPromise) await (await this.driverPromise.catch(() => undefined))?.close();
     await this.proxy?.close();
+  }
+
+  private async closeOne(workspace: string, keep: (taskId: string) => boolean): Promise<void> {
+    const session = this.ready.get(workspace);
+    if (!session || !keep(session.taskId)) return this.release(workspace);
+    this.sessions.delete(workspace);
+    this.ready.delete(workspace);
+    this.opts.onRelease?.(session);
+    session.sandbox.detach();
   }
 
   /** Requires a live desktop for a task id (takeover, screen.latest). */

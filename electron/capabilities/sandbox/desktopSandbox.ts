@@ -54,6 +54,17 @@ export class DesktopSandbox {
     });
   }
 
+  /**
+   * Lets go of the container without removing it (a task waiting for a person keeps its desktop);
+   * the next process adopts it. This object is unusable afterwards.
+   */
+  detach(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.session.close();
+    this.onDestroy(this);
+  }
+
   /** True until destroyed here, or until its sandboxd session ends (the container went away). */
   get alive(): boolean {
     return !this.destroyed && this.session.open;
