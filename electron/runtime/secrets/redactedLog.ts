@@ -16,6 +16,7 @@ export function redactedLog(redactor: Redactor, write = (...parts: unknown[]) =>
 /** Errors become their stack text (their message is not an own enumerable field the redactor would see). */
 function printable(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) out[key] = value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : value;
+  for (const [key, value] of Object.entries(fields))
+    out[key] = value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : value;
   return out;
 }

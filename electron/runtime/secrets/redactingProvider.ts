@@ -39,7 +39,11 @@ export class RedactingProvider implements ModelProvider {
     const text = (t: string) => this.redactor.jsonText(t);
     if (message.role === 'user') return { ...message, content: message.content.map((p) => this.redactPart(p)) };
     if (message.role === 'assistant')
-      return { ...message, text: text(message.text), toolCalls: message.toolCalls.map((c) => ({ ...c, argumentsText: text(c.argumentsText) })) };
+      return {
+        ...message,
+        text: text(message.text),
+        toolCalls: message.toolCalls.map((c) => ({ ...c, argumentsText: text(c.argumentsText) })),
+      };
     return { ...message, content: text(message.content), ...(message.images && { images: message.images.map((p) => this.redactPart(p)) }) };
   }
 

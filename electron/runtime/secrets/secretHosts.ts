@@ -85,7 +85,8 @@ export function normalizeHostPattern(pattern: string): string {
   const wildcard = host.startsWith('*.');
   const name = wildcard ? host.slice(2) : host;
   const ascii = name.startsWith('[') ? name : domainToASCII(name);
-  if (ascii === '') throw new AgentDeskError('invalid_params', `"${pattern}" is not a host name (e.g. api.example.com, *.example.com:8443)`);
+  if (ascii === '')
+    throw new AgentDeskError('invalid_params', `"${pattern}" is not a host name (e.g. api.example.com, *.example.com:8443)`);
   return `${wildcard ? '*.' : ''}${ascii}${port === undefined ? '' : `:${port}`}`;
 }
 

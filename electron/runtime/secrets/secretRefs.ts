@@ -39,10 +39,10 @@ export function secretRefNames(value: unknown): string[] {
 
 /**
  * The arguments a call actually runs with: every `${secret:name}` replaced by its value — only
- * when the call is an API-tier call that names the host it sends to (its classification's `host`), every referenced
- * secret is bound to that host, and substituting does not change that host. Anything else is a
- * `secret_not_allowed` error before the tool runs. Each value joins the redactor first, so an
- * echo of it (a response, an error) is redacted like any known secret.
+ * when the call is an API-tier call that names the host it sends to (its classification's
+ * `host`), every referenced secret is bound to that host, and substituting does not change that
+ * host. Anything else is a `secret_not_allowed` error before the tool runs. Each value joins the
+ * redactor first, so an echo of it (a response, an error) is redacted like any known secret.
  */
 export function resolveSecretRefs(
   tool: AnyTool,
@@ -75,7 +75,9 @@ function allowedValue(name: string, destination: string, secrets: SecretSource |
   const hostname = destination.replace(/:\d+$/, '');
   const value = secrets?.value(name);
   if (value === undefined) {
-    throw new SecretNotAllowedError(`no secret named "${name}" is stored; store it with: agent-desk secrets set ${name} --host ${hostname}`);
+    throw new SecretNotAllowedError(
+      `no secret named "${name}" is stored; store it with: agent-desk secrets set ${name} --host ${hostname}`,
+    );
   }
   const hosts = secrets!.hosts(name);
   if (!hosts.some((pattern) => hostMatches(pattern, destination))) {

@@ -20,9 +20,10 @@ export interface SecretStore {
 export function secretFeed(store: SecretStore): SecretFeed {
   return {
     version: () => store.version?.() ?? 'unversioned',
-    entries: () => store.list().flatMap((name) => {
-      const value = store.get(name);
-      return value === undefined ? [] : [[name, value] as const];
-    }),
+    entries: () =>
+      store.list().flatMap((name) => {
+        const value = store.get(name);
+        return value === undefined ? [] : [[name, value] as const];
+      }),
   };
 }

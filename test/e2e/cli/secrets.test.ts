@@ -46,8 +46,17 @@ describe('agent-desk secrets set --host', () => {
 
     models.script(
       'chat',
-      { toolCalls: [{ name: 'http_request', arguments: { url: `http://${host}/user`, headers: { authorization: 'token ${secret:gh}' } } }] },
-      { toolCalls: [{ name: 'http_request', arguments: { url: `http://localhost:${api.port}/user`, headers: { authorization: 'token ${secret:gh}' } } }] },
+      {
+        toolCalls: [{ name: 'http_request', arguments: { url: `http://${host}/user`, headers: { authorization: 'token ${secret:gh}' } } }],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'http_request',
+            arguments: { url: `http://localhost:${api.port}/user`, headers: { authorization: 'token ${secret:gh}' } },
+          },
+        ],
+      },
       { text: 'Done.' },
     );
     const checks = path.join(cli.home, 'checks.json');
@@ -55,7 +64,10 @@ describe('agent-desk secrets set --host', () => {
     writeFileSync(
       path.join(cli.home, 'config.json'),
       JSON.stringify({
-        models: { providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } }, defaultModel: 'local:gpt-test' },
+        models: {
+          providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },
+          defaultModel: 'local:gpt-test',
+        },
         policy: { networkAllow: ['127.0.0.1:*', 'localhost:*'] },
       }),
     );

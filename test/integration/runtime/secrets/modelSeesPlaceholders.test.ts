@@ -79,7 +79,11 @@ describe('what the model is shown', () => {
       { text: 'Your token is on file.' },
     );
     const checks = [{ type: 'file_exists' as const, path: 'vault.txt', exists: true }];
-    const task = h.rt.engine.create({ title: 'token', plan: { kind: 'goal', goal: 'Find my GitHub token', acceptance: checks }, inputs: {} });
+    const task = h.rt.engine.create({
+      title: 'token',
+      plan: { kind: 'goal', goal: 'Find my GitHub token', acceptance: checks },
+      inputs: {},
+    });
     writeFileSync(path.join(task.workspace, 'vault.txt'), `github: ${TOKEN}\n`);
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');

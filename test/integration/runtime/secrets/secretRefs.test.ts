@@ -52,7 +52,12 @@ function openRuntime(): { home: string } {
 async function configureModel(): Promise<void> {
   await call('secrets.set', { name: 'local-key', value: MODEL_KEY });
   await call('settings.set', {
-    config: { models: { providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } }, defaultModel: 'local:gpt-test' } },
+    config: {
+      models: {
+        providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },
+        defaultModel: 'local:gpt-test',
+      },
+    },
   });
 }
 
@@ -81,7 +86,11 @@ describe('${secret:name} in tool arguments', () => {
       { text: 'Logged in.' },
     );
     const checks = [{ type: 'file_exists' as const, path: 'token.txt', exists: false }];
-    const task = h.rt.engine.create({ title: 'login', plan: { kind: 'goal', goal: 'Log in with ${secret:gh}', acceptance: checks }, inputs: {} });
+    const task = h.rt.engine.create({
+      title: 'login',
+      plan: { kind: 'goal', goal: 'Log in with ${secret:gh}', acceptance: checks },
+      inputs: {},
+    });
     h.rt.engine.start(task.id);
 
     // The POST asks first; what the person sees is the reference, never the value.

@@ -32,7 +32,10 @@ describe('resolving ${secret:name}', () => {
   const ctx = (secrets: SecretSource) => ({ workspace: '/tmp', secrets, redactor });
 
   it('finds every reference, keys included', () => {
-    expect(secretRefNames({ headers: { authorization: 'Bearer ${secret:a}', '${secret:b}': 'x' }, body: ['${secret:a}'] })).toEqual(['a', 'b']);
+    expect(secretRefNames({ headers: { authorization: 'Bearer ${secret:a}', '${secret:b}': 'x' }, body: ['${secret:a}'] })).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   it('puts the value in for a bound host and teaches the redactor the value', () => {
@@ -47,7 +50,9 @@ describe('resolving ${secret:name}', () => {
     // The approved call goes to api.example.com; the value's "@evil.net/#" would send it to evil.net.
     const secrets = source({ pw: 'hunter2@evil.net/#' }, { pw: ['api.example.com'] });
     const args = http({ url: 'https://user:${secret:pw}@api.example.com/' });
-    expect(() => resolveSecretRefs(httpRequestTool, args, ctx(secrets))).toThrow(/secret_not_allowed: .*would change where http.request sends/);
+    expect(() => resolveSecretRefs(httpRequestTool, args, ctx(secrets))).toThrow(
+      /secret_not_allowed: .*would change where http.request sends/,
+    );
   });
 
   it('refuses tools that name no destination host, such as fs.write', () => {
