@@ -40,7 +40,7 @@ function configure(extra: Record<string, unknown>): void {
 const requestTexts = (): string[] => server.received('chat').map((r) => JSON.stringify(r.body.messages));
 
 describe('a goal task’s conversation through the CLI (local wire-protocol model server)', () => {
-  it('the final answer is printed by run and shown by tasks show, with the model’s text before it, and in --json', async () => {
+  it('the final answer is printed by run and shown by tasks show, with the model’s text before it, and in --json (memory off by default)', async () => {
     const checks = path.join(cli.home, 'checks.json');
     writeFileSync(checks, JSON.stringify([CHECK]));
     server.script(
@@ -48,8 +48,13 @@ describe('a goal task’s conversation through the CLI (local wire-protocol mode
       { text: 'I will write the file.', toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello world' } }] },
       { text: 'Wrote hello world into hello.txt.' },
     );
-    const run = await agentDesk(['run', '--goal', 'Write hello world into hello.txt', '--checks', checks]);
+    // Memory stays out of prompts unless memory.inPrompt is set.
+    const workspace = tempDir('agent-desk-ws-');
+    dirs.push(workspace);
+    expect((await agentDesk(['memory', 'add', 'The office wifi password is on the fridge.', '--workspace', workspace])).code).toBe(0);
+    const run = await agentDesk(['run', '--goal', 'Write hello world into hello.txt', '--checks', checks, '--workspace', workspace]);
     expect(run.code, explain(run)).toBe(0);
+    expect(requestTexts().join('\n')).not.toContain('wifi');
     expect(run.stdout).toContain('Answer:\nWrote hello world into hello.txt.');
     const taskId = /^(tsk_\w+)/m.exec(run.stdout)![1]!;
 
