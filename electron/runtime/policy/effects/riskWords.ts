@@ -15,9 +15,10 @@ const VERB = String.raw`(?:submit|complete|confirm|authori[sz]e|finali[sz]e|plac
 const OBJECT = String.raw`(?:order|payment|purchase|transaction|checkout)`;
 
 /**
- * THE word list (phrases match with or without the space, since an invisible character can
- * stand in for it: "Place\u200Border" shows as "Placeorder"): every label classifier (browser clicks, key presses, desktop clicks) reads it.
- * Order matters: the first class whose words match decides (a "Pay and send" button is a payment).
+ * THE word list: every label classifier (browser clicks, key presses, desktop clicks) reads it.
+ * Payment phrases match with or without the space, since an invisible character can stand in
+ * for it ("Place\u200Border" shows as "Placeorder"). Order matters: the first class whose words
+ * match decides (a "Pay and send" button is a payment).
  */
 export const RISK_WORDS: readonly RiskWords[] = [
   {
@@ -39,9 +40,9 @@ export const RISK_WORDS: readonly RiskWords[] = [
   },
   {
     risk: 'send',
-    words: /\b(?:send|publish|post\s+now|share)\b/i,
-    cjk: /发送|发布|分享/,
-    path: /\/(?:send|publish|share)(?:\/|\?|$)/i,
+    words: /\b(?:send|publish|post\s+now)\b/i,
+    cjk: /发送|发布/,
+    path: /\/(?:send|publish)(?:\/|\?|$)/i,
   },
 ];
 
