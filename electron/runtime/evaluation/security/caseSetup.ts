@@ -99,7 +99,13 @@ export async function addMcpServers(rt: AgentRuntime, which: SecurityCase['mcp']
             args: [path.join(paths.servicesDir, 'injectingMcpServer.mjs')],
             env: { MCP_TEXT_FILE: paths.textFile, EFFECTS_FILE: paths.effectsFile },
           }
-        : { transport: 'stdio', command: process.execPath, args: [referenceFilesystemServer(), paths.workspace] };
+        : {
+            transport: 'stdio',
+            command: process.execPath,
+            args: [referenceFilesystemServer(), paths.workspace],
+            // Its reads share file.read with fs.read, which would shadow them; the user says they want this server's.
+            capabilities: { read_text_file: ['files.read_text'] },
+          };
     const status = (await callLocal(rt, 'mcp.servers.add', { name, server })) as { state?: string; reason?: string };
     if (status.state !== 'connected') throw new AgentDeskError('unavailable', `MCP server ${name} did not connect: ${status.reason ?? status.state}`);
   }
