@@ -78,10 +78,8 @@ export class TaskEngine {
       const request = spec.idempotency;
       // A retry after a crash finds this answer instead of creating (and running) a second task.
       if (request && !this.deps.store.idempotency.claim(request.method, request.key, request.paramsDigest, task)) {
-        throw new AgentDeskError('conflict', `idempotency key '${request.key}' was used by a concurrent ${request.method}; retry to get its answer`, {
-          method: request.method,
-          idempotencyKey: request.key,
-        });
+        const message = `idempotency key '${request.key}' was used by a concurrent ${request.method}; retry to get its answer`;
+        throw new AgentDeskError('conflict', message, { method: request.method, idempotencyKey: request.key });
       }
       this.deps.trace.append(id, 'task.created', {
         title: task.title,

@@ -132,7 +132,8 @@ export class ApprovalBroker {
     if (this.store.approvals.decide(id, { status: 'cancelled', by, at: isoAt(this.clock.now()) })) {
       const a = this.get(id);
       if (a) {
-        this.trace.append(a.taskId, 'approval.resolved', { approvalId: id, status: 'cancelled', remember: null, by, reason: null }, a.stepId);
+        const data = { approvalId: id, status: 'cancelled', remember: null, by, reason: null };
+        this.trace.append(a.taskId, 'approval.resolved', data, a.stepId);
       }
       if (a) this.emit('approval.resolved', a);
       this.wake(id);

@@ -155,7 +155,8 @@ describe('a killed fs.write leaves no temp file behind', () => {
       });
       const result = await run.finished(120_000);
       watcher.close();
-      if (result.signal === 'SIGKILL' && temps(task.workspace).length > 0) killedMidWrite = { taskId: task.id, workspace: task.workspace, bytes };
+      if (result.signal === 'SIGKILL' && temps(task.workspace).length > 0)
+        killedMidWrite = { taskId: task.id, workspace: task.workspace, bytes };
     }
     expect(killedMidWrite, 'a kill landed while the temp file existed').toBeDefined();
     const { taskId, workspace, bytes } = killedMidWrite!;

@@ -105,7 +105,13 @@ function chargeServer(effects: string, answerAfterMs: number) {
 }
 
 const effectsIn = (file: string): unknown[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
 
 describe('exactly once when an MCP server dies mid-call', () => {
   it('a non-idempotent call whose server died after acting is uncertain and waits for the user; it never runs on the fallback server', async () => {
@@ -122,7 +128,9 @@ describe('exactly once when an MCP server dies mid-call', () => {
     const waiting = await run;
 
     expect(waiting.state).toBe('waiting_user');
-    expect(waiting.stateReason).toMatch(/step 1 \(mcp__shopA__charge\) was interrupted and may or may not have taken effect .*choose rerun, skip or fail/);
+    expect(waiting.stateReason).toMatch(
+      /step 1 \(mcp__shopA__charge\) was interrupted and may or may not have taken effect .*choose rerun, skip or fail/,
+    );
     const [step] = harness.rt.engine.steps(task.id);
     expect(step).toMatchObject({ tool: 'mcp__shopA__charge', status: 'uncertain' });
     expect(step!.error).toMatch(/went away|failed during/);

@@ -14,7 +14,10 @@ const ctx = { scopes: ['operator.admin'] as Scope[], clientId: 'test' };
 const PLAYBOOK = 'name: one-write\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: a } }\n';
 
 function create(rt: TestRuntime['rt'], idempotencyKey: string) {
-  return rt.dispatcher.dispatch({ id: 1, method: 'tasks.create', params: { playbook: { source: PLAYBOOK } }, idempotencyKey }, ctx) as Promise<{
+  return rt.dispatcher.dispatch(
+    { id: 1, method: 'tasks.create', params: { playbook: { source: PLAYBOOK } }, idempotencyKey },
+    ctx,
+  ) as Promise<{
     result?: { id: string };
     error?: { code: string; message: string };
   }>;
