@@ -17,12 +17,13 @@ export interface FetchFailureContext {
 /**
  * Maps a fetch failure to a ToolError. Retryable when the request surely was not sent
  * (connection refused, DNS), or when repeating it is harmless (idempotent) after a timeout or reset.
+ * A timeout or reset of a request that is not idempotent may have had its effect: effect unknown.
  */
 export function toolErrorFromFetch(error: unknown, call: FetchFailureContext): ToolError {
   if (error instanceof ToolError) return error;
   if (call.callerSignal.aborted) return new ToolError(`${call.request} was cancelled`, call.idempotent, 'aborted');
   if (call.timeoutSignal.aborted) {
-    return new ToolError(`${call.request} timed out after ${call.timeoutMs} ms`, call.idempotent, 'timeout');
+    return new ToolError(`${call.request} timed out after ${call.timeoutMs} ms`, call.idempotent, 'timeout', !call.idempotent);
   }
   const code = causeCode(error);
   if (NOT_SENT_CODES.has(code)) {
@@ -32,7 +33,7 @@ export function toolErrorFromFetch(error: unknown, call: FetchFailureContext): T
     return new ToolError(`${call.request} failed: TLS error (${code}); check the server certificate`, false, 'tls_error');
   }
   const detail = code === '' ? describe(error) : code;
-  return new ToolError(`${call.request} failed: ${detail}`, call.idempotent, 'network_error');
+  return new ToolError(`${call.request} failed: ${detail}`, call.idempotent, 'network_error', !call.idempotent);
 }
 
 /** fetch wraps the socket error as `cause`; several addresses give an AggregateError of them. */
