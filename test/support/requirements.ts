@@ -20,10 +20,12 @@ const required = new Set(
     .filter(Boolean),
 );
 
-/** Where the project's dev dependencies put the MCP Inspector and the Node 22 it runs on. */
+/** Where `npm ci` (the root postinstall) puts the MCP Inspector and the Node 22 it runs on. */
+const INSPECTOR_MODULES = path.join(REPO_ROOT, 'tools', 'mcp-inspector', 'node_modules');
+/** The MCP Inspector's launcher and its Node 22 binary. */
 export const INSPECTOR = {
-  node22: path.join(REPO_ROOT, 'node_modules', 'node', 'bin', 'node'),
-  launcher: path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
+  node22: path.join(INSPECTOR_MODULES, 'node', 'bin', 'node'),
+  launcher: path.join(INSPECTOR_MODULES, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
 };
 
 const firstLine = (error: unknown): string => (error as Error).message.split('\n')[0] ?? '';
@@ -57,12 +59,12 @@ function probeDockerd(): string | undefined {
 
 function probeInspector(): string | undefined {
   if (!existsSync(INSPECTOR.node22) || !existsSync(INSPECTOR.launcher))
-    return 'the MCP Inspector or node@22 is not installed (both are dev dependencies: run npm ci)';
+    return 'the MCP Inspector or its Node 22 is not installed in tools/mcp-inspector (npm ci installs them)';
   try {
     const version = execFileSync(INSPECTOR.node22, ['--version'], { encoding: 'utf8' });
-    return version.startsWith('v22.') ? undefined : `node_modules/node is ${version.trim()}, not Node 22`;
+    return version.startsWith('v22.') ? undefined : `${INSPECTOR.node22} is ${version.trim()}, not Node 22`;
   } catch (error) {
-    return `node_modules/node does not run (${firstLine(error)})`;
+    return `${INSPECTOR.node22} does not run (${firstLine(error)})`;
   }
 }
 

@@ -1,17 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_BIN, CliSandbox, examplePlaybook } from '../../support/cliSandbox.js';
-
-/** Why the terminal test cannot run here, or undefined when util-linux `script` is present. */
-function scriptMissing(): string | undefined {
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error) return `util-linux "script" is not installed (${probe.error.message}); it provides the pseudo-terminal this test needs`;
-  if (probe.status !== 0 || !probe.stdout.includes('util-linux'))
-    return `"script" is not util-linux's (${(probe.stdout + probe.stderr).trim()})`;
-  return undefined;
-}
+import { missing } from '../../support/requirements.js';
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -25,8 +16,8 @@ afterEach(async () => {
 
 describe('agent-desk run on a terminal', () => {
   it('asks for the approval on the terminal and finishes the task when the user answers y', async (ctx) => {
-    const missing = scriptMissing();
-    if (missing) return ctx.skip(missing);
+    const noScript = missing('script');
+    if (noScript) return ctx.skip(noScript);
     const command = [process.execPath, CLI_BIN, 'run', examplePlaybook('cleanup-old-logs.yaml')].map(quote).join(' ');
     // script gives the CLI a pseudo-terminal; what we write to its stdin is what the user types.
     const term = cli.spawnCommand('script', ['-qfec', command, '/dev/null']);

@@ -1,17 +1,17 @@
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI_BIN, cliEnv } from '../../../support/cliSandbox.js';
+import { INSPECTOR, missing } from '../../../support/requirements.js';
 import { tempDir } from '../../../support/runtime.js';
-import { inspector, runInspector, type Inspector } from './inspectorCli.js';
+import { runInspector } from './inspectorCli.js';
 
-let tool: Inspector | { skip: string };
-beforeAll(() => {
-  tool = inspector();
-}, 660_000);
+// Installed by npm ci (tools/mcp-inspector), never fetched here; AGENT_DESK_REQUIRE=inspector makes its absence a failure.
+const noInspector = missing('inspector');
+const tool = INSPECTOR;
 
 describe('the official MCP Inspector CLI against `agent-desk mcp serve`', () => {
   it('lists the tools and calls them', async (ctx) => {
-    if ('skip' in tool) return ctx.skip(tool.skip);
+    if (noInspector) return ctx.skip(noInspector);
     const home = tempDir();
     // The Inspector keeps a catalog file; keep it out of the user's home.
     const env = { ...cliEnv(home), MCP_CATALOG_PATH: path.join(home, 'inspector-catalog.json') };
