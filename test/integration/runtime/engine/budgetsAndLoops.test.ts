@@ -145,9 +145,18 @@ describe('routing', () => {
       idempotent: true,
       run: async (a) => ({ saved: a.value }),
     });
-    const planner = new ScriptedPlanner((turn) => (turn === 0 ? { tool: 'notes.api', args: { key: 'n', value: 'hi' } } : 'done'));
-    h = openTestRuntime({ tools: [apiTool, mcpTool], plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask().id);
+    h = openTestRuntime({ tools: [apiTool, mcpTool] });
+    // By capability: a tool named alone falls back only for the shared capabilities (web.read, file.*).
+    const task = h.rt.engine.create({
+      title: 'cap',
+      inputs: {},
+      plan: {
+        kind: 'playbook',
+        baseDir: h.home,
+        source: 'name: cap\nsteps:\n  - capability: notes.append\n    args: { key: n, value: hi }\n',
+      },
+    });
+    const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
     const [step] = h.rt.engine.steps(done.id);
     expect(step).toMatchObject({ tool: 'mcp__notes__append', status: 'completed', output: { saved: 'hi' } });
