@@ -5,7 +5,8 @@ import { ConfigSchema } from '../../contract/index.js';
 import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../../runtime/models/types.js';
-import { withLlmGoals } from '../../runtime/planning/llm/goalPlans.js';
+import { FileSecretStore } from '../../capabilities/secrets/fileSecretStore.js';
+import { runtimeGoalPlans } from '../../runtime/planning/llm/goalRuntime.js';
 import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
 import { round } from './benchStats.js';
 
@@ -53,21 +54,24 @@ export interface ModelStepFigures {
 export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-model-'));
   const model = new ScriptedStepModel(steps);
+  const secrets = new FileSecretStore(home);
   let runtime: AgentRuntime | undefined;
+  // The product's goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
   runtime = new AgentRuntime({
     home,
     config: ConfigSchema.parse({}),
-    plans: withLlmGoals({
-      registry: () => runtime!.registry,
-      provider: () => model,
-      acceptance: () => [{ type: 'file_exists', path: 'ready.txt', exists: true }],
-    }),
+    secrets,
+    plans: runtimeGoalPlans(() => runtime!, secrets, () => model),
   });
   const rt = runtime;
   try {
     const task = rt.engine.create({
       title: 'bench model steps',
-      plan: { kind: 'goal', goal: `Echo ${steps} values, then answer.` },
+      plan: {
+        kind: 'goal',
+        goal: `Echo ${steps} values, then answer.`,
+        acceptance: [{ type: 'file_exists', path: 'ready.txt', exists: true }],
+      },
       inputs: {},
       budget: { maxSteps: steps + 10 },
     });
@@ -106,7 +110,7 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   for (const n of sizes) runs.push(await timeModelSteps(n));
   return {
     planner: 'model',
-    path: 'engine + LlmPlanner (withLlmGoals) + in-process model that never reads its input; tool: echo',
+    path: 'engine + runtimeGoalPlans (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
     runs,
     early: `mean of steps ${EARLY.from}-${EARLY.to}`,
     late: `mean of the last ${LATE_COUNT} steps`,

@@ -8,7 +8,8 @@ import { chooseModelSpace } from '../../gui/coordinates.js';
 import { memorySnapshot } from '../../memory/index.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import { AgentRepo } from '../../store/agentRepo.js';
-import { taskModelProvider } from '../taskModelProvider.js';
+import type { ModelProvider } from '../../models/types.js';
+import { meteredTaskProvider, taskModelProvider } from '../taskModelProvider.js';
 import { withLlmGoals } from './goalPlans.js';
 import { pendingProposal } from './intentReview.js';
 import { storedPlannerState } from './plannerState.js';
@@ -20,7 +21,12 @@ import { storedPlannerState } from './plannerState.js';
  * continues it; the task's memory snapshot in the prompt when `memory.inPrompt` is set. Config
  * is read per task, so `settings.set` applies to the next goal task without a restart.
  */
-export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretStore): (playbooks: PlanFactory) => PlanFactory {
+export function runtimeGoalPlans(
+  runtime: () => AgentRuntime,
+  secrets: SecretStore,
+  /** An in-process model instead of the configured one (`bench step --planner model`); metered and redacted the same. */
+  inProcessModel?: (task: Task) => ModelProvider,
+): (playbooks: PlanFactory) => PlanFactory {
   const models = () => loadConfig(runtime().options.home).models;
   return withLlmGoals({
     computer: (task) => (task.sandbox === 'desktop' ? chooseModelSpace(loadConfig(runtime().options.home).sandbox.screen) : undefined),
@@ -28,6 +34,7 @@ export function runtimeGoalPlans(runtime: () => AgentRuntime, secrets: SecretSto
     provider: (task) => {
       const rt = runtime();
       const config = models();
+      if (inProcessModel) return meteredTaskProvider(rt, task, inProcessModel(task), config);
       return taskModelProvider(rt, task, modelRefFor(rt, task, config), config, secrets);
     },
     acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),

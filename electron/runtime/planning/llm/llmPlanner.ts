@@ -1,5 +1,6 @@
 import type { Step } from '../../../contract/index.js';
 import { buildContext, DEFAULT_CONTEXT, userTurn, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
+import { Conversation } from '../../context/conversation.js';
 import type { Exchange, ExchangeCall } from '../../context/exchange.js';
 import { costOf, type PriceTable } from '../../models/pricing.js';
 import {
@@ -67,7 +68,12 @@ export class LlmPlanner implements Planner {
   readonly kind = 'llm';
   /** Malformed tool calls over the planner's life, by problem. */
   readonly malformed = { bad_json: 0, unknown_tool: 0, schema_mismatch: 0 };
-  private exchanges: Exchange[] = [];
+  /** The exchanges, kept rendered and estimated as they change, so a step costs O(1) in the history. */
+  private exchanges = new Conversation();
+  /** Until the first observe, every call is read once (restored calls included); after it only open ones. */
+  private observedAll = false;
+  private acknowledgedChecks: Record<string, PendingSafetyCheck[]> | undefined;
+  private readonly indexes = new IndexTracker();
   private queue: CallDecision[] = [];
   private readonly cache = new ReadCache();
   private seen = new Set<string>();
@@ -83,13 +89,14 @@ export class LlmPlanner implements Planner {
     if (!this.conversation.restored) {
       const restored = this.conversation.restore(state.task.id, state.latest ?? latestOf(state.steps));
       if ('type' in restored) return restored;
-      ({ exchanges: this.exchanges, queue: this.queue } = restored);
+      this.exchanges = new Conversation(restored.exchanges, (this.options.context ?? DEFAULT_CONTEXT).resultCharLimit);
+      this.queue = restored.queue;
     }
     this.observe(state);
     if (this.toolErrorsInRow >= (this.options.maxToolErrors ?? 5)) {
       return { type: 'fail', reason: `${this.toolErrorsInRow} tool calls in a row failed; the last: ${this.lastError()}` };
     }
-    const interrupted = unfinishedStep(state);
+    const interrupted = unfinishedStep(state, this.observedAll ? this.openSteps(state) : undefined);
     if (interrupted) return interrupted;
     const queued = this.queue.shift();
     if (queued) return queued;
@@ -113,7 +120,7 @@ export class LlmPlanner implements Planner {
       const inbox = this.conversation.unread();
       const turns = inbox.length > 0 ? [...inbox.map((m) => userTurn(m.text)), ...scratch] : scratch;
       const { request: built } = buildContext(prefix, this.exchanges, turns, this.options.context ?? DEFAULT_CONTEXT);
-      const acknowledged = this.acknowledged(state);
+      const acknowledged = this.acknowledgedChecks;
       const computer = this.options.computer;
       const request = {
         ...built,
@@ -132,7 +139,7 @@ export class LlmPlanner implements Planner {
       const bad = checked.filter((c): c is Extract<CheckedCall, { kind: 'malformed' }> => c.kind === 'malformed');
       this.account(usage, response, bad.length);
       if (response.toolCalls.length === 0) {
-        this.conversation.finish(response, inbox);
+        this.conversation.finish(response, inbox, state.commit);
         return { type: 'done', usage };
       }
       const giveUp = checked.find((c) => c.kind === 'give_up');
@@ -167,7 +174,7 @@ export class LlmPlanner implements Planner {
     state: PlannerState,
     inbox: readonly { seq: number; text: string }[],
   ): CallDecision | BatchDecision | undefined {
-    let index = nextIndex(state, this.queue);
+    let index = this.indexes.next(state, this.queue);
     const calls: ExchangeCall[] = [];
     for (const c of checked) {
       if (c.kind !== 'call') continue;
@@ -200,7 +207,7 @@ export class LlmPlanner implements Planner {
     const exchange: Exchange = { text: response.text, calls, ...(inbox.length > 0 && { userMessages: inbox.map((m) => m.text) }) };
     this.exchanges.push(exchange);
     // Saved before any of its calls reaches the engine: a crash after this repeats no model call.
-    this.conversation.save(exchange, inbox, this.queue, response);
+    this.conversation.save(exchange, inbox, this.queue, response, state.commit);
     const readOnly = new Set(checked.flatMap((c) => (c.kind === 'call' && c.tool.readOnly ? [c.tool.name] : [])));
     if (this.queue.length > 1 && this.queue.every((q) => q.tool !== undefined && readOnly.has(q.tool))) {
       return { type: 'batch', calls: this.queue.splice(0) };
@@ -208,22 +215,35 @@ export class LlmPlanner implements Planner {
     return this.queue.shift();
   }
 
-  /** Brings exchanges up to date with the step records. */
+  /**
+   * Brings exchanges up to date with the step records: only calls whose step may still change
+   * (completed steps are final), all of them the first time (a restored conversation).
+   */
   private observe(state: PlannerState): void {
     const latest = state.latest ?? latestOf(state.steps);
-    for (const exchange of this.exchanges) {
-      for (const call of exchange.calls) {
-        if (call.index === undefined) continue;
-        const step = latest.get(call.index);
-        const view = stepResultView(step);
-        call.status = view.status;
-        call.result = view.text;
-        if (view.images.length) call.images = view.images;
-        if (!step || view.status === 'pending' || this.seen.has(step.id + step.status)) continue;
-        this.seen.add(step.id + step.status);
-        this.afterStep(step, view.text);
-      }
+    const calls = this.observedAll ? [...this.exchanges.openCalls()] : this.exchanges.exchanges.flatMap((e) => e.calls);
+    this.observedAll = true;
+    for (const call of calls) {
+      if (call.index === undefined) continue;
+      const step = latest.get(call.index);
+      const view = stepResultView(step);
+      this.exchanges.settle(call, { status: view.status, result: view.text, ...(view.images.length > 0 && { images: view.images }) });
+      if (!step || view.status === 'pending' || this.seen.has(step.id + step.status)) continue;
+      this.seen.add(step.id + step.status);
+      this.afterStep(step, view.text);
+      this.noteAcknowledged(call, step);
     }
+  }
+
+  /** The steps of open calls: where an unfinished step can be once the first observe has read them all. */
+  private openSteps(state: PlannerState): Step[] {
+    const latest = state.latest ?? latestOf(state.steps);
+    const out: Step[] = [];
+    for (const call of this.exchanges.openCalls()) {
+      const step = call.index === undefined ? undefined : latest.get(call.index);
+      if (step) out.push(step);
+    }
+    return out;
   }
 
   private afterStep(step: Step, text: string): void {
@@ -238,20 +258,14 @@ export class LlmPlanner implements Planner {
    * Safety checks to acknowledge: those recorded on the policy of calls that ran, which they did
    * only once a person approved them (a denied call stops the task before any further request).
    */
-  private acknowledged(state: PlannerState): Record<string, PendingSafetyCheck[]> | undefined {
-    const latest = state.latest ?? latestOf(state.steps);
-    let out: Record<string, PendingSafetyCheck[]> | undefined;
-    for (const call of this.exchanges.flatMap((e) => e.calls)) {
-      const step = call.index === undefined ? undefined : latest.get(call.index);
-      const checks = step?.policy?.safetyChecks;
-      if (!checks?.length || !step?.approvalId || (step.status !== 'completed' && step.status !== 'failed')) continue;
-      (out ??= {})[call.id] = checks.map((check) => ({ callId: call.id, ...check }));
-    }
-    return out;
+  private noteAcknowledged(call: ExchangeCall, step: Step): void {
+    const checks = step.policy?.safetyChecks;
+    if (!checks?.length || !step.approvalId || (step.status !== 'completed' && step.status !== 'failed')) return;
+    (this.acknowledgedChecks ??= {})[call.id] = checks.map((check) => ({ callId: call.id, ...check }));
   }
 
   private lastError(): string {
-    const calls = this.exchanges.flatMap((e) => e.calls).filter((c) => c.status === 'error');
+    const calls = this.exchanges.exchanges.flatMap((e) => e.calls).filter((c) => c.status === 'error');
     return calls.at(-1)?.result ?? 'unknown';
   }
 
@@ -283,9 +297,9 @@ function wire(c: Extract<CheckedCall, { kind: 'call' }>): Pick<ExchangeCall, 'id
  * A step left waiting for approval or interrupted by a restart is planned again exactly as
  * recorded, so the engine can resume it (the same index must give the same call).
  */
-function unfinishedStep(state: PlannerState): CallDecision | undefined {
-  const latest = state.latest ?? latestOf(state.steps);
-  for (const step of [...latest.values()].sort((a, b) => a.index - b.index)) {
+function unfinishedStep(state: PlannerState, candidates?: readonly Step[]): CallDecision | undefined {
+  const steps = candidates ?? [...(state.latest ?? latestOf(state.steps)).values()];
+  for (const step of [...steps].sort((a, b) => a.index - b.index)) {
     if (step.status !== 'waiting_approval' && step.status !== 'started' && step.status !== 'uncertain') continue;
     const args = (step.args ?? {}) as Record<string, unknown>;
     const flagged = (step.policy?.safetyChecks?.length ?? 0) > 0;
@@ -302,11 +316,23 @@ function onDenyOf(flaggedByProvider: boolean): Pick<CallDecision, 'onDeny'> {
   return { onDeny: flaggedByProvider ? 'fail' : 'continue' };
 }
 
-function nextIndex(state: PlannerState, queue: readonly CallDecision[]): number {
-  let max = -1;
-  for (const s of state.steps) max = Math.max(max, s.index);
-  for (const q of queue) max = Math.max(max, q.index);
-  return max + 1;
+/** The next free plan index, reading each step record once (the step list only grows). */
+class IndexTracker {
+  private steps: readonly Step[] | undefined;
+  private scanned = 0;
+  private highest = -1;
+
+  next(state: PlannerState, queue: readonly CallDecision[]): number {
+    if (state.steps !== this.steps || state.steps.length < this.scanned) {
+      this.steps = state.steps;
+      this.scanned = 0;
+      this.highest = -1;
+    }
+    for (; this.scanned < state.steps.length; this.scanned++) this.highest = Math.max(this.highest, state.steps[this.scanned]!.index);
+    let max = this.highest;
+    for (const q of queue) max = Math.max(max, q.index);
+    return max + 1;
+  }
 }
 
 function latestOf(steps: readonly Step[]): Map<number, Step> {
