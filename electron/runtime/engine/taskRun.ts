@@ -486,8 +486,12 @@ export class TaskRun {
       latest: this.steps.latestAll(),
       inputs: this.inputs(),
       env: this.templateEnv() as unknown as Record<string, unknown>,
+      commit: this.commitWrite,
     };
   }
+
+  /** A planner's write, joined to the next step record or transition (one commit, not two). */
+  private readonly commitWrite = (write: () => void): void => this.write(write, true);
 
   private async startServices(): Promise<void> {
     if (this.plan.services.length === 0) return;

@@ -11,6 +11,11 @@ export interface PlannerState {
   inputs: Readonly<Record<string, unknown>>;
   /** Facts the runtime provides to templates, e.g. service URLs. */
   env: Readonly<Record<string, unknown>>;
+  /**
+   * Queues a write into the run's next commit: what a planner saves (its conversation) lands in
+   * the same transaction as the step it leads to, or with the transition that ends the run.
+   */
+  commit?: (write: () => void) => void;
 }
 
 /** Token and cost usage of one planning call. */

@@ -17,6 +17,8 @@ import type { ToolCatalog } from './toolCatalog.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 type Inbox = readonly { seq: number; text: string }[];
+/** The run's commit queue (`PlannerState.commit`); without one a save commits on its own. */
+type Commit = ((write: () => void) => void) | undefined;
 
 /**
  * The durable side of an LLM planner's conversation: restores it once (from the saved state,
@@ -67,18 +69,22 @@ export class PlannerConversation {
     return this.store?.inbox(this.inboxSeq) ?? [];
   }
 
-  /** Saves a turn that asked for tools, with the queue as it stands before the engine takes any call. */
-  save(exchange: Exchange, inbox: Inbox, queue: readonly CallDecision[], response: ModelResponse): void {
+  /**
+   * Saves a turn that asked for tools, with the queue as it stands before the engine takes any
+   * call, in the commit of the first step it leads to.
+   */
+  save(exchange: Exchange, inbox: Inbox, queue: readonly CallDecision[], response: ModelResponse, commit?: Commit): void {
     this.attach(exchange, inbox);
-    this.write(turnsOf(exchange, inbox), queue, [...reasoningOf(response), ...textOf(response.text, 'model.text')]);
+    this.write(commit, turnsOf(exchange, inbox), queue, [...reasoningOf(response), ...textOf(response.text, 'model.text')]);
   }
 
   /** Saves the final turn: the answer joins the state, the task's events and the task row. */
-  finish(response: ModelResponse, inbox: Inbox): void {
+  finish(response: ModelResponse, inbox: Inbox, commit?: Commit): void {
     const exchange: Exchange = { text: response.text, calls: [] };
     this.attach(exchange, inbox);
     this.answer = response.text;
-    this.write(turnsOf(exchange, inbox), [], [...reasoningOf(response), ...textOf(response.text, 'answer')], response.text.trim() || undefined);
+    const events = [...reasoningOf(response), ...textOf(response.text, 'answer')];
+    this.write(commit, turnsOf(exchange, inbox), [], events, response.text.trim() || undefined);
   }
 
   /** The conversation now holds these messages (the exchange renders them before its turn). */
@@ -89,19 +95,20 @@ export class PlannerConversation {
   }
 
   private write(
+    commit: Commit,
     turns: PlannerTurn[],
     queue: readonly CallDecision[],
     events: { kind: TaskEventKind; text: string }[],
     answer?: string,
   ): void {
+    const store = this.store;
     const all = this.unsaved.length > 0 ? [...this.unsaved, ...turns] : turns;
     this.unsaved = [];
-    this.store?.save({
-      header: headerOf(queue, this.inboxSeq, this.answer),
-      turns: all,
-      events,
-      ...(answer !== undefined && { answer }),
-    });
+    if (!store) return;
+    // Taken now: the queue changes as the engine takes calls, and the save must hold it whole.
+    const write = { header: headerOf(queue, this.inboxSeq, this.answer), turns: all, events, ...(answer !== undefined && { answer }) };
+    if (commit) commit(() => store.save(write));
+    else store.save(write);
   }
 }
 
