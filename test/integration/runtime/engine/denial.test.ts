@@ -58,6 +58,27 @@ describe('a denial does not end a goal task', () => {
     ]);
   });
 
+  it('a denial made while no run waited (run detached, decided from the CLI) reaches the model when the task resumes', async () => {
+    server.script(
+      'chat',
+      { toolCalls: [{ name: 'fs_delete', arguments: { path: 'old.log' } }] },
+      { toolCalls: [{ name: 'fs_write', arguments: { path: 'summary.txt', content: 'summary written' } }] },
+      { text: 'Kept old.log.' },
+    );
+    const llm = openLlmRuntime(chatProvider(server.url), [{ type: 'file_contains', path: 'summary.txt', text: 'summary written' }]);
+    h = llm;
+    const task = createGoalTask(llm.rt, 'Delete old.log and write summary.txt');
+    mkdirSync(task.workspace, { recursive: true });
+    writeFileSync(path.join(task.workspace, 'old.log'), 'audit trail\n');
+    expect((await llm.rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
+    denyPending(llm.rt, 'not the audit log');
+    const done = await llm.rt.engine.run(task.id);
+    expect(done.state, done.stateReason).toBe('succeeded');
+    const second = server.received('chat')[1]!.body.messages as { role: string; content?: string }[];
+    expect(second.find((m) => m.role === 'tool')?.content).toContain('denied by the user: not the audit log');
+    expect(existsSync(path.join(done.workspace, 'old.log'))).toBe(true);
+  });
+
   it('a model that keeps asking for what was denied is stopped after five denials in a row', async () => {
     const again = { toolCalls: [{ name: 'fs_delete', arguments: { path: 'old.log' } }] };
     server.script('chat', again, again, again, again, again, { text: 'unreachable' });

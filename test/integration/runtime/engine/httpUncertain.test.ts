@@ -33,7 +33,9 @@ describe('an HTTP side effect whose answer is lost', () => {
     );
     const waiting = await h.rt.engine.run(task.id);
     expect(waiting.state).toBe('waiting_user');
-    expect(waiting.stateReason).toMatch(/step 1 \(http\.request\) was interrupted and may or may not have taken effect \(POST .* timed out after 300 ms\)/);
+    expect(waiting.stateReason).toMatch(
+      /step 1 \(http\.request\) was interrupted and may or may not have taken effect \(POST .* timed out after 300 ms\)/,
+    );
     expect(h.rt.engine.steps(task.id).map((s) => s.status)).toEqual(['uncertain']);
     expect(api.effects).toEqual(['/orders']); // `retries: 2` did not repeat it
 
