@@ -13,6 +13,7 @@ import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerGrants } from './commands/grants.js';
 import { packageVersion } from './openRuntime.js';
 import { EXIT, reportError } from './output.js';
 
@@ -37,6 +38,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerSandbox(program);
   registerSecrets(program);
   registerTokens(program);
+  registerGrants(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -14,6 +14,7 @@ export * from './sandboxProtocol.js';
 export * from './screen.js';
 export * from './scopes.js';
 export * from './tokens.js';
+export * from './grantMethods.js';
 export * from './step.js';
 export * from './task.js';
 export * from './taskEvent.js';

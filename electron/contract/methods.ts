@@ -11,6 +11,7 @@ import { MemoryMethods } from './memoryMethods.js';
 import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
 import { TokenMethods } from './tokens.js';
+import { GrantMethods } from './grantMethods.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
@@ -198,6 +199,7 @@ export const Methods = {
   ...RecordMethods,
   ...QuestionMethods,
   ...TokenMethods,
+  ...GrantMethods,
 } as const;
 
 /** An RPC method name. */

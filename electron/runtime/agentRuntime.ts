@@ -11,6 +11,7 @@ import { coreHandlers } from './gateway/coreHandlers.js';
 import { recordHandlers } from './gateway/recordHandlers.js';
 import { questionHandlers } from './gateway/questionHandlers.js';
 import { tokenHandlers } from './gateway/tokenHandlers.js';
+import { grantHandlers } from './gateway/grantHandlers.js';
 import { TokenRepo } from './store/tokenRepo.js';
 import { UserQuestions } from './engine/userQuestions.js';
 import type { Handlers } from './gateway/handlers.js';
@@ -129,6 +130,7 @@ export class AgentRuntime {
         recordHandlers(this),
         questionHandlers(this),
         tokenHandlers(this.tokens, () => clock.now()),
+        grantHandlers(this.store.grants),
         ...(options.handlers ?? []).map((make) => make(this)),
       ),
       idempotency: this.store.idempotency,

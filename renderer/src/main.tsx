@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { TOKEN_STORAGE_KEY, takeToken } from './client/token.js';
 import { connectIpc, type IpcBridge } from './client/ipcClient.js';
 import { connectWs, rpcUrlFor } from './client/wsClient.js';
+import { reconnectDelayMs, serverAnswers } from './client/reconnect.js';
+import type { RuntimeClient } from './client/runtimeClient.js';
 import { App } from './features/App.js';
 import { StoreContext } from './features/useApp.js';
 import { toLocale } from './i18n/index.js';
@@ -26,17 +28,58 @@ const applyPrefs = () => {
 applyPrefs();
 store.subscribe(applyPrefs);
 
-async function connect(token: string | undefined): Promise<void> {
+let current: { client: RuntimeClient; detach: () => void } | undefined;
+let generation = 0;
+
+/** Drops the current connection without treating it as lost. */
+function dropCurrent(): void {
+  current?.detach();
+  current?.client.close();
+  current = undefined;
+}
+
+/**
+ * Connects with `token`. A connection that drops is retried with backoff while the last data stays
+ * on screen under a banner; once the server answers HTTP but refuses the token, the page asks for one.
+ */
+async function connect(token: string | undefined, attempt = 0): Promise<void> {
+  const mine = ++generation;
   if (!token) return store.getState().setConnection('needs-token');
-  store.getState().setConnection('connecting');
+  if (attempt === 0 && store.getState().connection !== 'reconnecting') store.getState().setConnection('connecting');
   try {
-    await attachClient(store, await connectWs(rpcUrlFor(window.location), token));
+    const client = await connectWs(rpcUrlFor(window.location), token);
+    if (mine !== generation) return client.close(); // a newer token won meanwhile
+    dropCurrent();
+    const detach = await attachClient(store, client);
+    current = { client, detach };
     sessionStorage.setItem(TOKEN_STORAGE_KEY, token);
+    client.onClose(() => {
+      if (current?.client !== client) return;
+      store.getState().setConnection('reconnecting');
+      void retry(token, mine, 0);
+    });
   } catch (error) {
+    if (mine !== generation) return;
+    if (store.getState().connection === 'reconnecting' && !(await serverAnswers(window.location.origin)))
+      return retry(token, mine, attempt + 1);
     sessionStorage.removeItem(TOKEN_STORAGE_KEY);
+    dropCurrent();
     store.getState().setConnection('error', (error as Error).message);
   }
 }
+
+async function retry(token: string, mine: number, attempt: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(attempt)));
+  if (mine === generation) await connect(token, attempt);
+}
+
+// A link with a new `#token=…` opened in this tab applies without a reload.
+window.addEventListener('hashchange', () => {
+  if (!/(^#|&)token=/.test(window.location.hash)) return;
+  const token = takeToken(window.location, window.history, sessionStorage);
+  window.dispatchEvent(new HashChangeEvent('hashchange')); // the router sees the scrubbed address
+  if (token) void connect(token);
+});
 
 /** Inside the Electron window the preload exposes the IPC bridge; in a browser it is absent. */
 const bridge = (window as unknown as { agentDesk?: IpcBridge }).agentDesk;

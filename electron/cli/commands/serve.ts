@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { connectConfiguredMcpServers } from '../../capabilities/mcp/mcpRuntimeParts.js';
 import { issuedTokenVerifier } from '../../capabilities/transports/bearerAuth.js';
@@ -9,6 +6,7 @@ import { ALL_SCOPES } from '../../contract/index.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { openRuntime } from '../openRuntime.js';
 import { reportError } from '../output.js';
+import { gatewayFilePath, gatewayTokenFor, writeGatewayFile } from '../gatewayToken.js';
 import { webUiHandler } from '../../capabilities/transports/webUi.js';
 
 /** `agent-desk serve`: the headless gateway (WebSocket RPC on loopback) hosting the runtime. */
@@ -18,13 +16,16 @@ export function registerServe(program: Command): void {
     .description('run the headless gateway: WebSocket RPC on 127.0.0.1 with a bearer token')
     .option('--port <port>', 'port (0 = any free port)')
     .option('--host <host>', 'address to bind', undefined)
-    .option('--token <token>', 'bearer token (default: AGENT_DESK_TOKEN or a new random one)')
+    .option(
+      '--token <token>',
+      'bearer token (default: AGENT_DESK_TOKEN, else the one kept in gateway.json until `tokens rotate`, else a new one)',
+    )
     .action(async (opts: { port?: string; host?: string; token?: string }) => {
       const rt = openRuntime('full', { warmSandboxes: true });
       try {
         // Before the gateway answers, so its first tools.catalog already lists every server's tools.
         await connectConfiguredMcpServers(rt);
-        const token = opts.token ?? process.env.AGENT_DESK_TOKEN ?? randomBytes(24).toString('base64url');
+        const token = gatewayTokenFor(rt.options.home, opts.token);
         const port = opts.port === undefined ? rt.options.config.gateway.port : Number(opts.port);
         const gateway = await startWsGateway({
           host: opts.host ?? rt.options.config.gateway.host,
@@ -39,11 +40,8 @@ export function registerServe(program: Command): void {
           // Tokens from `agent-desk tokens create` open connections with only their own scopes.
           tokens: issuedTokenVerifier(rt.tokens),
         });
-        const infoFile = path.join(rt.options.home, 'gateway.json');
-        writeFileSync(infoFile, JSON.stringify({ url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid }, null, 2), {
-          mode: 0o600,
-        });
-        chmodSync(infoFile, 0o600);
+        const infoFile = gatewayFilePath(rt.options.home);
+        writeGatewayFile(rt.options.home, { url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid });
         const recovered = rt.engine.recover();
         schedulerFor(rt).start(); // cron jobs fire and queued tasks run while the gateway is up
         console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);

@@ -4,6 +4,8 @@ import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
 import { parseScopes } from './mcp.js';
 import { callLocal } from './secrets.js';
+import { resolveHome } from '../../runtime/config.js';
+import { gatewayFilePath, newGatewayToken, readGatewayFile, writeGatewayFile } from '../gatewayToken.js';
 
 /** `agent-desk tokens create|list|revoke`: gateway tokens with chosen scopes, e.g. approvals only for a phone. */
 export function registerTokens(program: Command): void {
@@ -13,7 +15,10 @@ export function registerTokens(program: Command): void {
   tokens
     .command('create')
     .description('issue a token, e.g. --scopes operator.approvals --name phone; the secret is printed once')
-    .requiredOption('--scopes <list>', 'comma-separated: operator.read, operator.write, operator.approvals, operator.admin, operator.secrets')
+    .requiredOption(
+      '--scopes <list>',
+      'comma-separated: operator.read, operator.write, operator.approvals, operator.admin, operator.secrets',
+    )
     .option('--name <name>', 'who or what holds it')
     .option('--json', 'print JSON')
     .action((opts: { scopes: string; name?: string; json?: boolean }) =>
@@ -50,4 +55,16 @@ export function registerTokens(program: Command): void {
         else console.log(`revoked ${token.id}${token.name ? ` (${token.name})` : ''}`);
       }),
     );
+  tokens
+    .command('rotate')
+    .description('replace the main gateway token kept in gateway.json (a running serve keeps the old one until it restarts)')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) => {
+      const home = resolveHome();
+      const token = newGatewayToken();
+      writeGatewayFile(home, { ...readGatewayFile(home), token });
+      if (opts.json) return printJson({ token, file: gatewayFilePath(home) });
+      console.log(token);
+      console.error(`Stored in ${gatewayFilePath(home)}; restart \`agent-desk serve\` to use it (open pages: add #token=<new token>).`);
+    });
 }

@@ -3,7 +3,7 @@ import { isoAt } from '../clock.js';
 import { digestOf, quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import { checkExpectations } from '../planning/expectations.js';
-import { resolveSecretRefs } from '../secrets/secretRefs.js';
+import { resolveSecretRefs, SecretNotAllowedError } from '../secrets/secretRefs.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
@@ -73,6 +73,8 @@ export class StepExecutor {
       this.supersede(existing);
     }
     const primary = candidates[0]!;
+    const refused = this.refusedSecretRefs(decision, primary, existing);
+    if (refused) return refused;
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
     if (step.status === 'denied') return { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
@@ -80,6 +82,32 @@ export class StepExecutor {
   }
 
   // ---- gate -----------------------------------------------------------------------------------
+
+  /** A `${secret:…}` that may not go where the call sends fails the call first: nobody is asked to approve a call that cannot run. */
+  private refusedSecretRefs(decision: CallDecision, primary: RouteCandidate, previous: Step | undefined): Promise<StepOutcome> | undefined {
+    const task = this.host.task();
+    try {
+      resolveSecretRefs(primary.tool, primary.args, {
+        workspace: task.workspace,
+        secrets: this.deps.secrets,
+        redactor: this.deps.redactor,
+      });
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof SecretNotAllowedError)) return undefined; // anything else surfaces when the call runs
+      const now = this.deps.clock.now();
+      const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
+      const step = nextStepRecord(task.id, decision, previous, {
+        tool: primary.tool.name,
+        args: primary.args,
+        status: 'started',
+        readOnly: cls.readOnly,
+        idempotent: cls.idempotent,
+        startedAt: isoAt(now),
+      });
+      return this.failed(step, error.message, now, decision, false);
+    }
+  }
 
   private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
     const task = this.host.task();

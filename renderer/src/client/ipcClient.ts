@@ -28,6 +28,8 @@ export async function connectIpc(bridge: IpcBridge): Promise<RuntimeClient> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    // The preload bridge lives as long as the window: it never drops.
+    onClose: () => () => undefined,
     close: off,
   };
   await client.call('events.subscribe', {});

@@ -15,6 +15,8 @@ export interface RuntimeClient {
   call<M extends MethodName>(method: M, params: MethodParams<M>, opts?: CallOptions): Promise<MethodResult<M>>;
   /** Receives pushed events; returns the unsubscribe function. */
   onEvent(listener: (event: RuntimeEvent) => void): () => void;
+  /** Called once when an open connection drops (not after `close()`); returns the unsubscribe function. */
+  onClose(listener: () => void): () => void;
   close(): void;
 }
 

@@ -24,8 +24,10 @@ export function connectWs(url: string, token: string): Promise<RuntimeClient> {
     const ws = new WebSocket(url, [`${BEARER_PREFIX}${token}`]);
     const pending = new Map<number, Pending>();
     const listeners = new Set<(event: RuntimeEvent) => void>();
+    const closeListeners = new Set<() => void>();
     let nextId = 1;
     let opened = false;
+    let closedByUs = false;
 
     const client: RuntimeClient = {
       call<M extends MethodName>(method: M, params: MethodParams<M>, opts: CallOptions = {}): Promise<MethodResult<M>> {
@@ -41,7 +43,14 @@ export function connectWs(url: string, token: string): Promise<RuntimeClient> {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      close: () => ws.close(1000),
+      onClose(listener) {
+        closeListeners.add(listener);
+        return () => closeListeners.delete(listener);
+      },
+      close: () => {
+        closedByUs = true;
+        ws.close(1000);
+      },
     };
 
     ws.onmessage = (message) => {
@@ -71,6 +80,7 @@ export function connectWs(url: string, token: string): Promise<RuntimeClient> {
       for (const call of pending.values()) call.reject(error);
       pending.clear();
       if (!opened) reject(error);
+      else if (!closedByUs) for (const listener of closeListeners) listener();
     };
   });
 }

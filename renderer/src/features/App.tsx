@@ -10,7 +10,7 @@ export function App({ onToken }: { onToken: (token: string) => void }) {
   const connectionError = useApp((s) => s.connectionError);
   const [token, setToken] = useState('');
 
-  if (connection === 'connected') return <Shell />;
+  if (connection === 'connected' || connection === 'reconnecting') return <Shell />;
   if (connection === 'connecting') return <StateView kind="loading" message={t('conn.connecting')} />;
   const submit = (event: FormEvent) => {
     event.preventDefault();

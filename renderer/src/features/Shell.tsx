@@ -4,6 +4,7 @@ import { LOCALES, toLocale } from '../i18n/index.js';
 import { pendingApprovals } from '../stores/approvalsSlice.js';
 import { ApprovalModal } from './approvals/ApprovalModal.js';
 import { ApprovalsInbox } from './approvals/ApprovalsInbox.js';
+import { GrantsView } from './grants/GrantsView.js';
 import { SchedulesView } from './schedules/SchedulesView.js';
 import { SettingsView } from './settings/SettingsView.js';
 import { TaskDetailView } from './task-detail/TaskDetailView.js';
@@ -13,9 +14,9 @@ import { ToolsView } from './tools/ToolsView.js';
 import { TraceView } from './traces/TraceView.js';
 import { useApp, useT } from './useApp.js';
 
-const PAGES = ['new', 'approvals', 'tools', 'schedules', 'settings'] as const;
+const PAGES = ['new', 'approvals', 'grants', 'tools', 'schedules', 'settings'] as const;
 /**
- * A hash route: `#/tasks`, `#/new`, `#/approvals`, `#/tools`, `#/schedules`, `#/settings`,
+ * A hash route: `#/tasks`, `#/new`, `#/approvals`, `#/grants`, `#/tools`, `#/schedules`, `#/settings`,
  * `#/task/<id>`, `#/trace/<id>`, and `#/approval/<id>` (the inbox with that prompt open; the
  * desktop app's notifications link there).
  */
@@ -51,6 +52,12 @@ export function Shell() {
   const setTheme = useApp((s) => s.setTheme);
   const approvals = useApp((s) => s.approvals);
   const pendingCount = useMemo(() => pendingApprovals(approvals).length, [approvals]);
+  const connection = useApp((s) => s.connection);
+  const appTitle = t('app.title');
+  // The tab's title counts waiting approvals, so they show in a background tab too.
+  useEffect(() => {
+    document.title = pendingCount ? `(${pendingCount}) ${appTitle}` : appTitle;
+  }, [pendingCount, appTitle]);
 
   return (
     <>
@@ -65,6 +72,7 @@ export function Shell() {
             active: route.view === 'approvals' || route.view === 'approval',
             badge: pendingCount,
           },
+          { href: '#/grants', label: t('nav.grants'), active: route.view === 'grants' },
           { href: '#/tools', label: t('nav.tools'), active: route.view === 'tools' },
           { href: '#/schedules', label: t('nav.schedules'), active: route.view === 'schedules' },
           { href: '#/settings', label: t('nav.settings'), active: route.view === 'settings' },
@@ -77,13 +85,19 @@ export function Shell() {
         themeToggleLabel={theme === 'dark' ? t('theme.light') : t('theme.dark')}
         onToggleTheme={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
       />
-      <main>
+      {connection === 'reconnecting' && (
+        <div className="conn-banner" role="alert" data-testid="connection-lost">
+          {t('conn.lost')}
+        </div>
+      )}
+      <main className={connection === 'reconnecting' ? 'stale' : undefined} aria-busy={connection === 'reconnecting'}>
         {route.view === 'tasks' && <TaskListView />}
         {route.view === 'new' && <NewTaskView onCreated={(id) => (window.location.hash = `#/task/${id}`)} />}
         {route.view === 'approvals' && <ApprovalsInbox />}
         {route.view === 'approval' && <ApprovalsInbox openId={route.id} />}
         {route.view === 'task' && <TaskDetailView taskId={route.id} />}
         {route.view === 'trace' && <TraceView taskId={route.id} />}
+        {route.view === 'grants' && <GrantsView />}
         {route.view === 'tools' && <ToolsView />}
         {route.view === 'schedules' && <SchedulesView />}
         {route.view === 'settings' && <SettingsView />}

@@ -1,4 +1,4 @@
-import type { Approval } from '../../../electron/contract/index.js';
+import type { Approval, Remember } from '../../../electron/contract/index.js';
 import type { AppState } from './store.js';
 import type { LoadStatus, SliceGet, SliceSet } from './types.js';
 
@@ -9,7 +9,7 @@ export interface ApprovalsSlice {
   /** The approval whose modal is open. */
   openApprovalId: string | undefined;
   loadApprovals(): Promise<void>;
-  decide(approvalId: string, decision: 'approve' | 'deny', reason?: string): Promise<void>;
+  decide(approvalId: string, decision: 'approve' | 'deny', reason?: string, remember?: Remember): Promise<void>;
   applyApproval(approval: Approval): void;
   openApproval(approvalId: string | undefined): void;
 }
@@ -38,10 +38,15 @@ export function createApprovalsSlice(set: SliceSet<AppState>, get: SliceGet<AppS
         set({ approvalsStatus: 'error' });
       }
     },
-    async decide(approvalId, decision, reason) {
+    async decide(approvalId, decision, reason, remember) {
       const client = get().client;
       if (!client) throw new Error('not connected');
-      const decided = await client.call('approvals.decide', { approvalId, decision, ...(reason ? { reason } : {}) });
+      const decided = await client.call('approvals.decide', {
+        approvalId,
+        decision,
+        ...(reason ? { reason } : {}),
+        ...(decision === 'approve' && remember ? { remember } : {}),
+      });
       get().applyApproval(decided);
       if (get().openApprovalId === approvalId) set({ openApprovalId: undefined });
     },

@@ -4,8 +4,8 @@ import type { SliceSet } from './types.js';
 
 /** Light or dark. */
 export type Theme = 'light' | 'dark';
-/** The connection to the runtime. */
-export type ConnectionStatus = 'connecting' | 'connected' | 'needs-token' | 'error';
+/** The connection to the runtime; `reconnecting`: it dropped, the last data stays on screen (marked stale) while it retries. */
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'needs-token' | 'error';
 
 /** UI settings and the connection state. */
 export interface SettingsSlice {

@@ -1,4 +1,4 @@
-import type { MethodParams, Step, Task } from '../../../electron/contract/index.js';
+import type { MethodParams, Step, Task, TaskEvent } from '../../../electron/contract/index.js';
 import type { AppState } from './store.js';
 import type { LoadStatus, SliceGet, SliceSet } from './types.js';
 
@@ -9,6 +9,8 @@ export interface TasksSlice {
   listError: string | undefined;
   /** Steps per task id, ordered by index then attempt. */
   steps: Record<string, Step[]>;
+  /** Conversation events per task id (messages, model text, the answer), by seq. */
+  events: Record<string, TaskEvent[]>;
   loadTasks(): Promise<void>;
   loadTask(taskId: string): Promise<void>;
   /** Creates and starts a task from playbook YAML; resolves to its id. */
@@ -17,6 +19,10 @@ export interface TasksSlice {
   createTaskWith(params: MethodParams<'tasks.create'>): Promise<string>;
   applyTask(task: Task): void;
   applyStep(step: Step): void;
+  /** Stop, Pause, Resume: the runtime's answer replaces the task. */
+  controlTask(taskId: string, action: 'cancel' | 'pause' | 'resume'): Promise<void>;
+  /** Sends the task a message (`tasks.message`), then reloads its conversation. */
+  messageTask(taskId: string, text: string): Promise<void>;
 }
 
 /** Tasks newest first. */
@@ -43,6 +49,7 @@ export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState
     listStatus: 'idle',
     listError: undefined,
     steps: {},
+    events: {},
     async loadTasks() {
       const client = get().client;
       if (!client) return;
@@ -57,9 +64,10 @@ export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState
     async loadTask(taskId) {
       const client = get().client;
       if (!client) return;
-      const { task, steps } = await client.call('tasks.get', { taskId });
+      const { task, steps, events } = await client.call('tasks.get', { taskId });
       get().applyTask(task);
       for (const step of steps) get().applyStep(step);
+      set((s) => ({ events: { ...s.events, [taskId]: [...events].sort((a, b) => a.seq - b.seq) } }));
     },
     createTask(source, title) {
       return get().createTaskWith({ playbook: { source }, ...(title ? { title } : {}) });
@@ -76,6 +84,18 @@ export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState
     },
     applyStep(step) {
       set((s) => ({ steps: { ...s.steps, [step.taskId]: mergeStep(s.steps[step.taskId] ?? [], step) } }));
+    },
+    async controlTask(taskId, action) {
+      const client = get().client;
+      if (!client) throw new Error('not connected');
+      const method = action === 'cancel' ? 'tasks.cancel' : action === 'pause' ? 'tasks.pause' : 'tasks.resume';
+      get().applyTask(await client.call(method, { taskId }));
+    },
+    async messageTask(taskId, text) {
+      const client = get().client;
+      if (!client) throw new Error('not connected');
+      await client.call('tasks.message', { taskId, text });
+      await get().loadTask(taskId);
     },
   };
 }

@@ -56,9 +56,9 @@ async function reviewFlow(locale: 'en' | 'zh-CN', text: { tasks: string; accept:
   expect(await page.getByTestId('checks').textContent()).toContain('✓ greeting, reviewed');
   expect(await page.getByTestId('answer').textContent()).toBe('Wrote hello.txt.'); // the model's final answer
   // The model-chosen step carries the tokens and cost of the call that chose it.
-  const write = page.locator('[data-testid="step-timeline"] tr[data-tool="fs.write"]');
-  expect(Number(await write.locator('td').nth(6).textContent())).toBeGreaterThan(0);
-  expect(await write.locator('td').nth(7).textContent()).toMatch(/^\$0\.\d+$/);
+  const write = page.locator('[data-testid="step-card"][data-tool="fs.write"]');
+  expect(Number(await write.getByTestId('step-tokens').textContent())).toBeGreaterThan(0);
+  expect(await write.getByTestId('step-cost').textContent()).toMatch(/^\$0\.\d+$/);
   await shot(page, `${locale}-16-goal-succeeded`);
 
   const client = await serve.connect();

@@ -31,6 +31,8 @@ describe.skipIf(skip)(`live screen and takeover in the web UI${skip ? ` (skipped
     await page.waitForSelector('[data-testid="state-empty"]', WAIT);
 
     await page.click('a[href="#/new"]');
+    await page.getByTestId('mode-playbook').check();
+    await page.getByTestId('write-yaml').click();
     await page.getByTestId('playbook-yaml').fill(ORDER);
     await page.getByTestId('create-task').click();
 
@@ -54,7 +56,7 @@ describe.skipIf(skip)(`live screen and takeover in the web UI${skip ? ` (skipped
     await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.2);
     await page.keyboard.type(TYPED);
     await page.keyboard.press('Tab'); // a named key sends what was typed first
-    const userSteps = page.locator('[data-testid="step-timeline"] tr[data-tool="gui.user_action"][data-step-status="completed"]');
+    const userSteps = page.locator('[data-testid="step-card"][data-tool="gui.user_action"][data-step-status="completed"]');
     await expect.poll(() => userSteps.count(), SLOW).toBeGreaterThanOrEqual(3);
     await shot(page, 'en-14-takeover');
 
@@ -79,6 +81,9 @@ describe.skipIf(skip)(`live screen and takeover in the web UI${skip ? ` (skipped
       await page.getByTestId('approval-banner').click(); // the prompt closed earlier reopens from the banner
       await dialog.waitFor(WAIT);
       await page.keyboard.press('a');
+      // A payment-like click takes a second key: A arms it, Enter confirms.
+      await page.waitForFunction(() => !document.querySelector('[role="dialog"]') || document.querySelector('[data-testid="approve-armed"]'));
+      if (await page.getByTestId('approve-armed').count()) await page.keyboard.press('Enter');
       const done = await waitForTaskState(client, taskId, ['succeeded', 'failed'], 180_000);
       expect(done.state, done.stateReason).toBe('succeeded');
     } finally {

@@ -31,6 +31,8 @@ async function answerFlow(locale: 'en' | 'zh-CN', text: { tasks: string; send: s
     await page.getByRole('link', { name: text.tasks, exact: true }).waitFor(WAIT);
 
     await page.click('a[href="#/new"]');
+    await page.getByTestId('mode-playbook').check();
+    await page.getByTestId('write-yaml').click();
     await page.getByTestId('playbook-yaml').fill(ELICIT);
     await page.getByTestId('create-task').click();
     await page.getByRole('dialog').waitFor(WAIT); // the tool is a write: approved first

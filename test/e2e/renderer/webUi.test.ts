@@ -31,13 +31,14 @@ async function approvalFlow(locale: 'en' | 'zh-CN', theme: 'light' | 'dark', tex
   await shot(page, `${locale}-1-tasks-empty`);
 
   await page.click('a[href="#/new"]');
+  await page.getByTestId('mode-playbook').check();
   await page.getByTestId('example-picker').selectOption('cleanup-old-logs');
   expect(await page.getByTestId('playbook-yaml').inputValue()).toContain('name: cleanup-old-logs');
   await shot(page, `${locale}-2-new-task`);
   await page.getByTestId('create-task').click();
 
   // Steps stream in, then the delete step's approval prompt pops up with its preview.
-  await page.waitForSelector('[data-testid="step-timeline"] tr[data-tool="fs.write"][data-step-status="completed"]', WAIT);
+  await page.waitForSelector('[data-testid="step-card"][data-tool="fs.write"][data-step-status="completed"]', WAIT);
   const dialog = page.getByRole('dialog');
   await dialog.waitFor(WAIT);
   expect(await dialog.textContent()).toContain('fs.delete');
@@ -45,11 +46,15 @@ async function approvalFlow(locale: 'en' | 'zh-CN', theme: 'light' | 'dark', tex
   expect(await page.getByTestId('approve').textContent()).toBe(text.approve);
   await shot(page, `${locale}-3-approval`);
 
+  // A delete is not approved by one stray key: A arms it, Enter confirms.
   await page.keyboard.press('a');
+  await page.getByTestId('approve-armed').waitFor(WAIT);
+  expect(await dialog.isVisible()).toBe(true);
+  await page.keyboard.press('Enter');
   await dialog.waitFor({ state: 'detached', ...WAIT });
   await page.waitForSelector('[data-testid="task-detail"][data-task-state="succeeded"]', WAIT);
   expect(await page.locator('[data-testid="task-detail"] h1 .badge').textContent()).toBe(text.succeeded);
-  expect(await page.locator('[data-testid="step-timeline"] tbody tr').count()).toBe(4);
+  expect(await page.locator('[data-testid="step-card"]').count()).toBe(4);
   await shot(page, `${locale}-4-task-succeeded`);
 
   await page.getByTestId('open-trace').click();
@@ -92,6 +97,7 @@ describe.skipIf(skip)(`web UI against agent-desk serve${skip ? ` (skipped: ${ski
     const { page, problems } = await openUi(serve);
     await page.waitForSelector('[data-testid="state-empty"]', WAIT);
     await page.click('a[href="#/new"]');
+    await page.getByTestId('mode-playbook').check();
     await page.getByTestId('example-picker').selectOption('cleanup-old-logs');
     await page.getByTestId('create-task').click();
     await page.getByRole('dialog').waitFor(WAIT);
@@ -101,7 +107,7 @@ describe.skipIf(skip)(`web UI against agent-desk serve${skip ? ` (skipped: ${ski
     await shot(page, 'en-deny-reason');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor({ state: 'detached', ...WAIT });
-    await page.waitForSelector('[data-testid="step-timeline"] tr[data-tool="fs.delete"][data-step-status="denied"]', WAIT);
+    await page.waitForSelector('[data-testid="step-card"][data-tool="fs.delete"][data-step-status="denied"]', WAIT);
     const client = await serve.connect();
     try {
       const [approval] = (await client.call('approvals.list', {})).approvals;

@@ -28,6 +28,7 @@ function inProcessClient(harness: TestRuntime): RuntimeClient {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onClose: () => () => undefined,
     close: off,
   };
 }

@@ -1,21 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
+import type { Remember } from '../../../../electron/contract/index.js';
 import { ApprovalPreview } from '../../components/ApprovalPreview.js';
 import { Modal } from '../../components/Modal.js';
 import { StateView } from '../../components/StateView.js';
 import { useApp, useT } from '../useApp.js';
+import { isTyping, needsConfirmKey } from './approvalKeys.js';
 
-/** True when a key press is typing into a field rather than a shortcut. */
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT');
-}
+const REMEMBER_KEYS = { once: 'remember.once', task: 'remember.task', always: 'remember.always' } as const;
 
-/** The open approval: A approves, D asks for a reason then denies, Esc closes. */
+/**
+ * The open approval, named by its task (and agent). A approves — or, for payments, deletes and
+ * other risks asked every time, arms the approval and Enter confirms it; D asks for a reason then
+ * denies; Esc closes. Remembering (this task / always) is offered only where the approval allows it.
+ */
 export function ApprovalModal() {
   const t = useT();
   const approval = useApp((s) => (s.openApprovalId ? s.approvals[s.openApprovalId] : undefined));
+  const task = useApp((s) => (approval ? s.tasks[approval.taskId] : undefined));
   const decide = useApp((s) => s.decide);
   const close = useApp((s) => s.openApproval);
   const [denying, setDenying] = useState(false);
+  const [armed, setArmed] = useState(false);
+  const [remember, setRemember] = useState<Remember>('once');
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const reasonRef = useRef<HTMLTextAreaElement>(null);
@@ -23,6 +29,8 @@ export function ApprovalModal() {
 
   useEffect(() => {
     setDenying(false);
+    setArmed(false);
+    setRemember('once');
     setReason('');
     setError(undefined);
   }, [id]);
@@ -32,23 +40,31 @@ export function ApprovalModal() {
 
   const send = (decision: 'approve' | 'deny') => {
     if (!id) return;
-    decide(id, decision, decision === 'deny' ? reason.trim() || undefined : undefined).catch((e: Error) => setError(e.message));
+    setArmed(false);
+    decide(id, decision, decision === 'deny' ? reason.trim() || undefined : undefined, remember).catch((e: Error) => setError(e.message));
   };
 
   useEffect(() => {
-    if (!id) return;
+    if (!approval) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();
-        if (denying) setDenying(false);
+        if (armed) setArmed(false);
+        else if (denying) setDenying(false);
         else close(undefined);
         return;
       }
       if (event.defaultPrevented || isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
-      if (key === 'a') {
+      if (armed) {
+        // Enter confirms; any other key disarms, so a second stray key cannot approve either.
         event.preventDefault();
-        send('approve');
+        if (key === 'enter') send('approve');
+        else setArmed(false);
+      } else if (key === 'a') {
+        event.preventDefault();
+        if (needsConfirmKey(approval)) setArmed(true);
+        else send('approve');
       } else if (key === 'd') {
         event.preventDefault();
         setDenying(true);
@@ -59,8 +75,16 @@ export function ApprovalModal() {
   });
 
   if (!approval) return null;
+  const choices: Remember[] = approval.rememberable ? ['once', 'task', 'always'] : ['once'];
   return (
-    <Modal title={t('approval.title', { tool: approval.tool })} labelledBy="approval-title">
+    <Modal key={approval.id} title={t('approval.title', { tool: approval.tool })} labelledBy="approval-title">
+      <p className="approval-task" data-testid="approval-task">
+        {t('approval.forTask', { title: task?.title ?? approval.taskId })}
+        {task?.agent ? ` · ${t('approval.agent', { agent: task.agent })}` : ''}{' '}
+        <a href={`#/task/${approval.taskId}`} onClick={() => close(undefined)}>
+          {t('approval.openTask')}
+        </a>
+      </p>
       <ApprovalPreview
         approval={approval}
         labels={{
@@ -88,7 +112,7 @@ export function ApprovalModal() {
               maxLength={2000}
               onChange={(e) => setReason(e.target.value)}
               onKeyDown={(e) => {
-                if (e.key === 'Enter' && !e.shiftKey) {
+                if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
                   e.preventDefault();
                   send('deny');
                 }
@@ -98,17 +122,34 @@ export function ApprovalModal() {
           <button type="submit">{t('approval.sendDeny')}</button>
         </form>
       ) : (
-        <div className="actions">
-          <button type="button" className="approve" onClick={() => send('approve')} data-testid="approve">
-            {t('approval.approve')}
-          </button>
-          <button type="button" className="deny" onClick={() => setDenying(true)} data-testid="deny">
-            {t('approval.deny')}
-          </button>
-          <button type="button" onClick={() => close(undefined)}>
-            {t('approval.close')}
-          </button>
-        </div>
+        <>
+          <fieldset className="remember" data-testid="remember">
+            <legend>{t('approval.remember')}</legend>
+            {choices.map((choice) => (
+              <label key={choice} className="inline">
+                <input type="radio" name="remember" checked={remember === choice} onChange={() => setRemember(choice)} />
+                {t(REMEMBER_KEYS[choice])}
+              </label>
+            ))}
+            {!approval.rememberable && <p className="muted">{t('approval.askedEveryTime')}</p>}
+          </fieldset>
+          {armed && (
+            <p className="armed" role="alert" data-testid="approve-armed">
+              {t('approval.confirmKey')}
+            </p>
+          )}
+          <div className="actions">
+            <button type="button" className="approve" onClick={() => send('approve')} data-testid="approve">
+              {t('approval.approve')}
+            </button>
+            <button type="button" className="deny" onClick={() => setDenying(true)} data-testid="deny">
+              {t('approval.deny')}
+            </button>
+            <button type="button" onClick={() => close(undefined)}>
+              {t('approval.close')}
+            </button>
+          </div>
+        </>
       )}
     </Modal>
   );

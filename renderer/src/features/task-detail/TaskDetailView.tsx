@@ -1,85 +1,71 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
+import type { Step, Task } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
-import { StepTimeline } from '../../components/StepTimeline.js';
 import { formatCost } from '../../i18n/index.js';
-import { pendingApprovals } from '../../stores/approvalsSlice.js';
+import { ENDED_STATES } from '../../stores/contractValues.js';
+import { taskCounters } from '../../stores/taskCounters.js';
 import { useApp, useT } from '../useApp.js';
+import { Conversation } from './Conversation.js';
+import { finalAnswer } from './conversation.js';
 import { LiveScreen } from './LiveScreen.js';
+import { MessageBox } from './MessageBox.js';
 import { QuestionForm } from './QuestionForm.js';
 import { ReviewChecks, waitsForCheckReview } from './ReviewChecks.js';
+import { TaskControls } from './TaskControls.js';
 import { TaskPlan } from './TaskPlan.js';
+import { useLiveTask } from './useLiveTask.js';
 
-const NO_STEPS: never[] = [];
+const NONE: never[] = [];
 
-/** One task: state, usage, checks and the live step timeline (fed by task.step events). */
+/** Only a task with a desktop has a live screen: asked for one, or it already acted on one. */
+function hasDesktop(task: Task, steps: readonly Step[]): boolean {
+  return task.sandbox === 'desktop' || (task.sandbox !== 'none' && steps.some((s) => s.route?.tier === 'gui'));
+}
+
+/** One task as a conversation: goal, the model's words, step cards, approvals, the answer; controls and a message box. */
 export function TaskDetailView({ taskId }: { taskId: string }) {
   const t = useT();
   const task = useApp((s) => s.tasks[taskId]);
-  const steps = useApp((s) => s.steps[taskId] ?? NO_STEPS);
-  const approvals = useApp((s) => s.approvals);
-  const loadTask = useApp((s) => s.loadTask);
-  const openApproval = useApp((s) => s.openApproval);
-  const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    loadTask(taskId).catch((e: Error) => setError(e.message));
-  }, [taskId, loadTask]);
+  const steps = useApp((s) => s.steps[taskId] ?? NONE);
+  const events = useApp((s) => s.events[taskId] ?? NONE);
+  const allApprovals = useApp((s) => s.approvals);
+  const approvals = useMemo(() => Object.values(allApprovals).filter((a) => a.taskId === taskId), [allApprovals, taskId]);
+  const error = useLiveTask(taskId);
 
   if (error && !task) return <StateView kind="error" message={t('state.error', { message: error })} />;
   if (!task) return <StateView kind="loading" message={t('state.loading')} />;
-  const pending = pendingApprovals(approvals).filter((a) => a.taskId === taskId);
-  const labels = {
-    index: t('step.col.index'),
-    tool: t('step.col.tool'),
-    tier: t('step.col.tier'),
-    policy: t('step.col.policy'),
-    status: t('step.col.status'),
-    duration: t('step.col.duration'),
-    tokens: t('step.col.tokens'),
-    cost: t('step.col.cost'),
-  };
+  const counters = taskCounters(task, steps);
+  const answer = finalAnswer(task.answer, events);
+  const ended = ENDED_STATES.includes(task.state);
   return (
     <section className="task-detail" data-testid="task-detail" data-task-state={task.state}>
       <a href="#/tasks">{t('detail.back')}</a>
-      <h1>
+      <h1 className="task-title">
         {task.title} <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
       </h1>
+      <TaskControls task={task} />
       {task.stateReason && (
         <p className="reason">
           {t('detail.reason')}: {task.stateReason}
         </p>
       )}
-      <p className="usage">
-        {t('detail.usage', {
-          steps: task.usage.steps,
-          tokens: task.usage.tokensIn + task.usage.tokensOut,
-          cost: formatCost(task.usage.costUsd),
-        })}
+      <p className="usage" data-testid="usage">
+        {t('detail.usage', { steps: counters.steps, tokens: counters.tokens, cost: formatCost(counters.costUsd) })}
       </p>
-      {task.answer && (
-        <>
-          <h2>{t('detail.answer')}</h2>
-          <p className="answer" data-testid="answer">
-            {task.answer}
-          </p>
-        </>
-      )}
-      <TaskPlan task={task} />
+      <Conversation task={task} events={events} steps={steps} approvals={approvals} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
       {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}
-      {pending.map((a) => (
-        <button key={a.id} type="button" className="approval-banner" onClick={() => openApproval(a.id)} data-testid="approval-banner">
-          {t('approval.title', { tool: a.tool })} — {t('approvals.review')}
-        </button>
-      ))}
-      <h2>{t('detail.timeline')}</h2>
-      {steps.length === 0 ? (
-        <StateView kind="empty" message={t('detail.noSteps')} />
-      ) : (
-        <StepTimeline steps={steps} labels={labels} statusLabel={(status) => t(`stepStatus.${status}`)} formatCost={formatCost} />
+      {answer && (
+        <div className="bubble bubble-model final-answer">
+          <h2>{t('detail.answer')}</h2>
+          <p className="answer" data-testid="answer">
+            {answer}
+          </p>
+        </div>
       )}
-      {task.sandbox !== 'none' && <LiveScreen taskId={task.id} taskState={task.state} />}
+      {!ended && task.plan.kind === 'goal' && <MessageBox taskId={task.id} />}
+      {hasDesktop(task, steps) && <LiveScreen taskId={task.id} taskState={task.state} />}
       {task.checks.length > 0 && (
         <>
           <h2>{t('detail.checks')}</h2>
@@ -92,6 +78,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           </ul>
         </>
       )}
+      <TaskPlan task={task} />
       <a className="button" href={`#/trace/${task.id}`} data-testid="open-trace">
         {t('detail.trace')}
       </a>

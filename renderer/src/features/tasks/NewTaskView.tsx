@@ -30,7 +30,8 @@ export function NewTaskView({ onCreated }: { onCreated: (taskId: string) => void
   const t = useT();
   const createTaskWith = useApp((s) => s.createTaskWith);
   const agents = useRemote((c) => c.call('agents.list', {}));
-  const [mode, setMode] = useState<Mode>('playbook');
+  const [mode, setMode] = useState<Mode>('goal');
+  const [writing, setWriting] = useState(false);
   const [source, setSource] = useState('');
   const [goal, setGoal] = useState('');
   const [model, setModel] = useState('');
@@ -68,12 +69,17 @@ export function NewTaskView({ onCreated }: { onCreated: (taskId: string) => void
     }
   };
   const ready = mode === 'playbook' ? source.trim() !== '' : goal.trim() !== '';
+  const loadFile = async (file: File | undefined) => {
+    if (!file) return;
+    setSource(await file.text());
+    if (!title.trim()) setTitle(file.name.replace(/\.ya?ml$/i, ''));
+  };
 
   return (
     <form className="new-task" onSubmit={(e) => void submit(e)} data-testid="new-task">
       <h1>{t('new.heading')}</h1>
       <div className="row" role="radiogroup" aria-label={t('new.mode')}>
-        {(['playbook', 'goal'] as const).map((m) => (
+        {(['goal', 'playbook'] as const).map((m) => (
           <label key={m} className="inline">
             <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} data-testid={`mode-${m}`} />
             {t(`new.mode.${m}`)}
@@ -86,27 +92,64 @@ export function NewTaskView({ onCreated }: { onCreated: (taskId: string) => void
       </label>
       {mode === 'playbook' ? (
         <>
-          <label>
-            {t('new.example')}
-            <select data-testid="example-picker" value="" onChange={(e) => setSource(EXAMPLE_PLAYBOOKS[e.target.value] ?? source)}>
-              <option value="">{t('new.pickExample')}</option>
-              {Object.keys(EXAMPLE_PLAYBOOKS).map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('new.yaml')}
-            <textarea data-testid="playbook-yaml" value={source} onChange={(e) => setSource(e.target.value)} rows={18} spellCheck={false} />
-          </label>
+          <div className="row">
+            <label>
+              {t('new.example')}
+              <select data-testid="example-picker" value="" onChange={(e) => setSource(EXAMPLE_PLAYBOOKS[e.target.value] ?? source)}>
+                <option value="">{t('new.pickExample')}</option>
+                {Object.keys(EXAMPLE_PLAYBOOKS).map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t('new.file')}
+              <input
+                type="file"
+                accept=".yaml,.yml,text/yaml"
+                data-testid="playbook-file"
+                onChange={(e) => void loadFile(e.target.files?.[0])}
+              />
+            </label>
+          </div>
+          {source || writing ? (
+            <label>
+              {t('new.yaml')}
+              <textarea
+                data-testid="playbook-yaml"
+                value={source}
+                onChange={(e) => setSource(e.target.value)}
+                rows={14}
+                spellCheck={false}
+              />
+            </label>
+          ) : (
+            <button type="button" className="link" onClick={() => setWriting(true)} data-testid="write-yaml">
+              {t('new.writeYaml')}
+            </button>
+          )}
         </>
       ) : (
         <>
-          <label>
+          <label className="composer">
             {t('new.goal')}
-            <textarea data-testid="goal" value={goal} onChange={(e) => setGoal(e.target.value)} rows={4} maxLength={20_000} />
+            <textarea
+              data-testid="goal"
+              value={goal}
+              onChange={(e) => setGoal(e.target.value)}
+              onKeyDown={(e) => {
+                // Ctrl/Cmd+Enter starts the task; Enter alone breaks the line (and picks IME candidates).
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && goal.trim()) {
+                  e.preventDefault();
+                  e.currentTarget.form?.requestSubmit();
+                }
+              }}
+              placeholder={t('new.goalPlaceholder')}
+              rows={4}
+              maxLength={20_000}
+            />
           </label>
           <label>
             {t('new.model')}

@@ -3,6 +3,7 @@ import { StateView } from '../../components/StateView.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatCost } from '../../i18n/index.js';
 import { sortedTasks } from '../../stores/tasksSlice.js';
+import { taskCounters } from '../../stores/taskCounters.js';
 import { useApp, useT } from '../useApp.js';
 
 /** Every task with its status, progress and cost. */
@@ -13,6 +14,7 @@ export function TaskListView() {
   const error = useApp((s) => s.listError);
   const reload = useApp((s) => s.loadTasks);
   const locale = useApp((s) => s.locale);
+  const steps = useApp((s) => s.steps);
   const list = useMemo(() => sortedTasks(tasks), [tasks]);
 
   if (status === 'loading' && list.length === 0) return <StateView kind="loading" message={t('state.loading')} />;
@@ -42,19 +44,22 @@ export function TaskListView() {
         </tr>
       </thead>
       <tbody>
-        {list.map((task) => (
-          <tr key={task.id} data-task-id={task.id}>
-            <td>
-              <a href={`#/task/${task.id}`}>{task.title}</a>
-            </td>
-            <td>
-              <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
-            </td>
-            <td>{task.usage.steps}</td>
-            <td>{formatCost(task.usage.costUsd)}</td>
-            <td>{new Date(task.createdAt).toLocaleString(locale)}</td>
-          </tr>
-        ))}
+        {list.map((task) => {
+          const counters = taskCounters(task, steps[task.id]);
+          return (
+            <tr key={task.id} data-task-id={task.id}>
+              <td>
+                <a href={`#/task/${task.id}`}>{task.title}</a>
+              </td>
+              <td>
+                <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
+              </td>
+              <td>{counters.steps}</td>
+              <td>{formatCost(counters.costUsd)}</td>
+              <td>{new Date(task.createdAt).toLocaleString(locale)}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

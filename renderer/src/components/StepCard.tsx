@@ -1,0 +1,115 @@
+import type { Step } from '../../../electron/contract/index.js';
+import { JsonBlock } from './JsonBlock.js';
+import { StatusBadge } from './StatusBadge.js';
+
+/** Texts of a step card, already translated. */
+export interface StepCardLabels {
+  tool: string;
+  tier: string;
+  policy: string;
+  duration: string;
+  tokens: string;
+  cost: string;
+  args: string;
+  result: string;
+  error: string;
+  screenshot: string;
+  attempt: string;
+}
+
+/** Props of StepCard: the step plus what the feature resolved for it (translations, image). */
+export interface StepCardProps {
+  step: Step;
+  labels: StepCardLabels;
+  statusLabel: string;
+  tierLabel: string | undefined;
+  policyLabel: string | undefined;
+  formatCost: (usd: number) => string;
+  image?: { src: string; mark?: { xPct: number; yPct: number } };
+}
+
+/** Long strings (screenshots as base64) shortened so a result stays readable. */
+function elided(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 400 ? `${value.slice(0, 60)}… (${value.length})` : value;
+  if (Array.isArray(value)) return value.map(elided);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, elided(v)]));
+  return value;
+}
+
+/**
+ * One step as a card: what it did (title, tool), how it was routed and gated, what it cost, and —
+ * collapsed — its arguments and result as the server sent them (secrets already masked there).
+ */
+export function StepCard({ step, labels, statusLabel, tierLabel, policyLabel, formatCost, image }: StepCardProps) {
+  const title = step.planStepId ?? step.tool;
+  return (
+    <article className="step-card" data-testid="step-card" data-step-status={step.status} data-tool={step.tool} aria-label={title}>
+      <header>
+        <span className="step-index">{step.index + 1}</span>
+        <h3>{title}</h3>
+        <StatusBadge status={step.status} label={statusLabel} />
+      </header>
+      <dl className="step-facts">
+        <div>
+          <dt>{labels.tool}</dt>
+          <dd>
+            <code>{step.tool}</code>
+            {step.attempt > 1 && <span className="muted"> · {labels.attempt}</span>}
+          </dd>
+        </div>
+        {tierLabel && (
+          <div>
+            <dt>{labels.tier}</dt>
+            <dd data-testid="step-route" title={step.route?.reason}>
+              {tierLabel}
+              {step.route?.reason ? <span className="muted"> — {step.route.reason}</span> : null}
+            </dd>
+          </div>
+        )}
+        {policyLabel && (
+          <div>
+            <dt>{labels.policy}</dt>
+            <dd data-testid="step-policy">{policyLabel}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{labels.duration}</dt>
+          <dd>{step.durationMs === undefined ? '—' : `${Math.round(step.durationMs)} ms`}</dd>
+        </div>
+        <div>
+          <dt>{labels.tokens}</dt>
+          <dd data-testid="step-tokens">{step.tokens}</dd>
+        </div>
+        <div>
+          <dt>{labels.cost}</dt>
+          <dd data-testid="step-cost">{formatCost(step.costUsd)}</dd>
+        </div>
+      </dl>
+      {step.error && (
+        <p className="error-text" role="note">
+          {labels.error}: {step.error}
+        </p>
+      )}
+      {image && (
+        <figure className="step-shot">
+          <div className="shot-frame">
+            <img src={image.src} alt={labels.screenshot} />
+            {image.mark && (
+              <span className="click-mark" data-testid="click-mark" style={{ left: `${image.mark.xPct}%`, top: `${image.mark.yPct}%` }} />
+            )}
+          </div>
+        </figure>
+      )}
+      <details>
+        <summary>{labels.args}</summary>
+        <JsonBlock value={step.args} />
+      </details>
+      {step.output !== undefined && (
+        <details>
+          <summary>{labels.result}</summary>
+          <JsonBlock value={elided(step.output)} />
+        </details>
+      )}
+    </article>
+  );
+}
