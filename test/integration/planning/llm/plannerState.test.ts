@@ -118,6 +118,21 @@ describe('one conversation per goal task, saved with its steps', () => {
     expect(messagesOf(0).find((m) => m.role === 'tool')!.tool_call_id).toBe(WRITE.id);
   });
 
+  it('a model turn is committed with the step it leads to: when that commit fails, neither is kept', async () => {
+    server.script('chat', { text: 'Writing.', toolCalls: [WRITE] });
+    const harness = openLlmRuntime(chatProvider(server.url));
+    h = harness;
+    const db = harness.rt.store.db;
+    // The disk refuses the step's commit (a real SQLite abort, as a full disk would give).
+    db.exec(`CREATE TRIGGER refuse_steps BEFORE INSERT ON steps BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
+    const done = await harness.rt.engine.run(task.id);
+    expect(done.state).toBe('failed');
+    expect(done.stateReason).toContain('disk full');
+    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE task_id = ?`).get(task.id) as { n: number }).n;
+    expect([count('steps'), count('planner_turns'), count('planner_states'), count('task_events')]).toEqual([0, 0, 0, 0]);
+  });
+
   it('an answer saved before a crash ends the resumed task without another model call', async () => {
     server.script('chat', { text: 'Nothing needed doing.' });
     const harness = openLlmRuntime(chatProvider(server.url));
