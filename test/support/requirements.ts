@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 /**
  * External parts some tests need. `script` is util-linux's pseudo-terminal wrapper, `tmpfs`
  * the right to mount a small tmpfs (a full or read-only disk), `dockerd` the right to start a
- * second Docker engine, and `inspector` the MCP Inspector with its Node 22 (dev dependencies).
+ * second Docker engine, and `mcp-tools` the MCP Inspector and conformance suite with their Node 22.
  */
-export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'inspector';
+export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'mcp-tools';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,12 +20,13 @@ const required = new Set(
     .filter(Boolean),
 );
 
-/** Where `npm ci` (the root postinstall) puts the MCP Inspector and the Node 22 it runs on. */
-const INSPECTOR_MODULES = path.join(REPO_ROOT, 'tools', 'mcp-inspector', 'node_modules');
-/** The MCP Inspector's launcher and its Node 22 binary. */
-export const INSPECTOR = {
-  node22: path.join(INSPECTOR_MODULES, 'node', 'bin', 'node'),
-  launcher: path.join(INSPECTOR_MODULES, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
+/** Where `npm ci` (the root postinstall) puts the MCP tools that need Node 22, and that Node. */
+const MCP_TOOLS = path.join(REPO_ROOT, 'tools', 'mcp-node22', 'node_modules');
+/** The Node 22 binary, the MCP Inspector's launcher and the MCP conformance suite's CLI. */
+export const MCP_NODE22_TOOLS = {
+  node22: path.join(MCP_TOOLS, 'node', 'bin', 'node'),
+  inspector: path.join(MCP_TOOLS, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
+  conformance: path.join(MCP_TOOLS, '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
 };
 
 const firstLine = (error: unknown): string => (error as Error).message.split('\n')[0] ?? '';
@@ -57,14 +58,15 @@ function probeDockerd(): string | undefined {
   return probe('docker');
 }
 
-function probeInspector(): string | undefined {
-  if (!existsSync(INSPECTOR.node22) || !existsSync(INSPECTOR.launcher))
-    return 'the MCP Inspector or its Node 22 is not installed in tools/mcp-inspector (npm ci installs them)';
+function probeMcpTools(): string | undefined {
+  const absent = Object.values(MCP_NODE22_TOOLS).filter((file) => !existsSync(file));
+  if (absent.length > 0) return `not installed: ${absent.join(', ')} (npm ci installs tools/mcp-node22)`;
+  const { node22 } = MCP_NODE22_TOOLS;
   try {
-    const version = execFileSync(INSPECTOR.node22, ['--version'], { encoding: 'utf8' });
-    return version.startsWith('v22.') ? undefined : `${INSPECTOR.node22} is ${version.trim()}, not Node 22`;
+    const version = execFileSync(node22, ['--version'], { encoding: 'utf8' });
+    return version.startsWith('v22.') ? undefined : `${node22} is ${version.trim()}, not Node 22`;
   } catch (error) {
-    return `${INSPECTOR.node22} does not run (${firstLine(error)})`;
+    return `${node22} does not run (${firstLine(error)})`;
   }
 }
 
@@ -77,7 +79,7 @@ function probe(what: Requirement): string | undefined {
     if (what === 'script') return probeScript();
     if (what === 'tmpfs') return probeTmpfs();
     if (what === 'dockerd') return probeDockerd();
-    if (what === 'inspector') return probeInspector();
+    if (what === 'mcp-tools') return probeMcpTools();
     return undefined;
   } catch (error) {
     return `${what} is not available here (${firstLine(error)})`;
