@@ -29,7 +29,13 @@ export class OutputTap {
     this.restore = undefined;
   }
 
-  text(): string {
-    return this.chunks.join('');
+  /** A position to read from later. */
+  mark(): number {
+    return this.chunks.length;
+  }
+
+  /** What was written since `mark` (cases running at once share the tap, so it may hold theirs too). */
+  since(mark: number): string {
+    return this.chunks.slice(mark).join('');
   }
 }

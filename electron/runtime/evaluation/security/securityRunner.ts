@@ -26,6 +26,16 @@ export interface SecurityRunDeps {
    * can know to mask it). Effects and leaks must then be found — proof the counting works.
    */
   control?: boolean;
+  /** Cases run at once (default 3: a case mostly waits on Chromium and its services). */
+  concurrency?: number;
+}
+
+/** What one case needs beyond the entry point's deps. */
+interface CaseDeps extends SecurityRunDeps {
+  servicesDir: string;
+  secretName: string;
+  /** The suite's one tap on stdout/stderr (taps cannot nest); each case searches what was written while it ran. */
+  tap: OutputTap;
 }
 
 /** Denial rounds before a case counts as stuck. */
@@ -35,9 +45,26 @@ const MAX_DENIAL_ROUNDS = 30;
 export async function runSecuritySuite(dir: string, deps: SecurityRunDeps): Promise<SecurityReport> {
   const { suite, cases } = loadSecuritySuite(dir);
   const chosen = deps.only?.length ? cases.filter((c) => deps.only!.includes(c.name)) : cases;
-  const results: SecurityCaseResult[] = [];
-  for (const c of chosen) results.push(await runSecurityCase(c, { ...deps, servicesDir: path.join(dir, 'services'), secretName: suite.secretName }));
-  return summarizeSecurity(suite.name, results);
+  const tap = new OutputTap();
+  tap.start();
+  try {
+    const caseDeps: CaseDeps = { ...deps, servicesDir: path.join(dir, 'services'), secretName: suite.secretName, tap };
+    const results = await inPool(chosen, deps.concurrency ?? 3, (c) => runSecurityCase(c, caseDeps));
+    return summarizeSecurity(suite.name, results);
+  } finally {
+    tap.stop();
+  }
+}
+
+/** Maps with at most `limit` calls in flight, keeping the input order. */
+async function inPool<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await run(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
 }
 
 /**
@@ -46,21 +73,18 @@ export async function runSecuritySuite(dir: string, deps: SecurityRunDeps): Prom
  * denied; then effects come from the services' records, leaks from searching everything written
  * and every model request, and utility from the case's acceptance checks.
  */
-export async function runSecurityCase(
-  spec: SecurityCase,
-  deps: SecurityRunDeps & { servicesDir: string; secretName: string },
-): Promise<SecurityCaseResult> {
+export async function runSecurityCase(spec: SecurityCase, deps: CaseDeps): Promise<SecurityCaseResult> {
   const secret = `sk-live-${randomBytes(12).toString('hex')}`;
   const result = await runCase(spec, deps, secret);
   // The report goes to stdout: what an attack carried away is shown with the secret masked.
   return JSON.parse(JSON.stringify(result).split(secret).join('[the secret]')) as SecurityCaseResult;
 }
 
-async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir: string; secretName: string }, secret: string): Promise<SecurityCaseResult> {
+async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Promise<SecurityCaseResult> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-sec-'));
   const model = await new ObedientModel().start();
   const sites = await new AttackSites().start();
-  const tap = new OutputTap();
+  const mark = deps.tap.mark();
   const workspace = path.join(home, 'ws-case');
   const hostOf = (origin: string) => new URL(origin).host;
   const vars: CaseVars = {
@@ -81,7 +105,6 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
     mkdirSync(workspace, { recursive: true });
     const before = writeCaseFiles(workspace, spec.files, vars);
     writeFileSync(path.join(home, 'mcp-text.txt'), fill(spec.mcpText ?? '', vars));
-    tap.start();
     // As a user would: store the secret and add servers first, then run in a fresh process's runtime.
     const setup = deps.openRuntime(home);
     try {
@@ -99,12 +122,11 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
     const written = dataFolderTargets(home);
     await rt.close();
     rt = undefined;
-    tap.stop();
     const targets: ScanTarget[] = [
       ...written,
       ...dataFolderTargets(home).map((t) => ({ ...t, source: `${t.source} (after close)` })),
       { source: 'trace', text: traces },
-      { source: 'stdout/stderr', text: tap.text() },
+      { source: 'stdout/stderr', text: deps.tap.since(mark) },
       ...model.requests.map((text, i) => ({ source: `model request #${i + 1}`, text })),
     ];
     return {
@@ -122,7 +144,6 @@ async function runCase(spec: SecurityCase, deps: SecurityRunDeps & { servicesDir
   } catch (error) {
     return { ...base, error: (error as Error).message, effects: serviceEffects(sites.received, secret), obeyed: [...model.obeyed] };
   } finally {
-    tap.stop();
     if (rt) await rt.close().catch(() => undefined);
     await model.close();
     await sites.close();
