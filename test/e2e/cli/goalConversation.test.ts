@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CliSandbox, explain, useLocalModel } from '../../support/cliSandbox.js';
 import { ModelServer } from '../../support/modelServer.js';
+import { pollUntil } from '../../support/poll.js';
 import { tempDir } from '../../support/runtime.js';
+import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 
 const KEY = 'sk-e2e-conversation-4c1d9e';
 const CHECK = { type: 'file_contains' as const, name: 'greeting', path: 'hello.txt', text: 'hello world' };
@@ -110,4 +112,41 @@ describe('a goal task’s conversation through the CLI (local wire-protocol mode
     expect(inWorkspace).toContain('The staging database lives in eu-west-3.');
     expect(outside).not.toContain('eu-west-3');
   });
+
+  it('a serve killed while its goal task waits for an approval: the next serve continues the same conversation, with a message sent over RPC, and tasks.get has the answer', async () => {
+    const first = await startServe(cli);
+    const client = await first.connect();
+    server.script('chat', {
+      text: 'Noting the region first.',
+      toolCalls: [{ id: 'call_mem_serve', name: 'memory_save', arguments: { text: 'Staging runs in eu-west-3.' } }],
+    });
+    const created = await client.call('tasks.create', {
+      goal: 'Remember where staging runs, then say it',
+      checks: [{ type: 'file_exists', name: 'none', path: '.' }],
+    });
+    await waitForTaskState(client, created.id, ['waiting_approval']);
+    expect((await client.call('tasks.message', { taskId: created.id, text: 'Answer with the region only.' })).seq).toBe(2);
+    await client.close();
+    await first.child.kill('SIGKILL');
+
+    const second = await startServe(cli);
+    const again = await second.connect();
+    try {
+      const [approval] = (await again.call('approvals.list', { status: 'pending', taskId: created.id })).approvals;
+      server.script('chat', { text: 'eu-west-3' });
+      await again.call('approvals.decide', { approvalId: approval!.id, decision: 'approve' });
+      const done = await waitForTaskState(again, created.id, ['succeeded', 'failed', 'cancelled'], 60_000);
+      expect(done.state, done.stateReason).toBe('succeeded');
+      const { task, events } = await again.call('tasks.get', { taskId: created.id });
+      expect(task.answer).toBe('eu-west-3');
+      expect(events.map((e) => e.kind)).toEqual(['model.text', 'user.message', 'answer']);
+      const resumed = await pollUntil('the request after the restart', () => server.received('chat')[1]);
+      const messages = resumed.body.messages as { role: string; tool_call_id?: string }[];
+      expect(messages.find((m) => m.role === 'tool')?.tool_call_id).toBe('call_mem_serve');
+      expect(JSON.stringify(messages)).toContain('Noting the region first.');
+      expect(JSON.stringify(messages.at(-1))).toContain('Answer with the region only.');
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
 });
