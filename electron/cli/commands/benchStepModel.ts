@@ -25,12 +25,16 @@ class ScriptedStepModel implements ModelProvider {
   readonly kind = 'bench';
   readonly model = 'bench-step';
   readonly stamps: bigint[] = [];
+  /** Process CPU µs (user + system) at each call: on a loaded machine, what the step itself cost. */
+  readonly cpuStamps: number[] = [];
   private readonly echo = toWireName('echo');
 
   constructor(private readonly steps: number) {}
 
   async complete(_request: ModelRequest): Promise<ModelResponse> {
     this.stamps.push(process.hrtime.bigint());
+    const cpu = process.cpuUsage();
+    this.cpuStamps.push(cpu.user + cpu.system);
     const k = this.stamps.length;
     const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
     if (k > this.steps) return { text: 'done', toolCalls: [], usage, stopReason: 'end', model: this.model };
@@ -48,6 +52,8 @@ export interface ModelStepFigures {
   /** Mean µs of the last 100 steps. */
   lateUsPerStep: number;
   lateOverEarly: number;
+  /** The same in process CPU time, which other load on the machine does not inflate. */
+  cpu: { usPerStep: number; earlyUsPerStep: number; lateUsPerStep: number; lateOverEarly: number };
 }
 
 /** Runs one goal task through the real engine and the real LLM planner; per-step times from the model's call stamps. */
@@ -83,16 +89,10 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     if (done.state !== 'succeeded' || completed !== steps) {
       throw new Error(`bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed`);
     }
-    const gaps = model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000);
-    const early = mean(gaps.slice(EARLY.from, Math.min(EARLY.to, gaps.length)));
-    const late = mean(gaps.slice(-LATE_COUNT));
-    return {
-      steps,
-      usPerStep: round(elapsedUs / steps),
-      earlyUsPerStep: round(early),
-      lateUsPerStep: round(late),
-      lateOverEarly: Math.round((late / early) * 100) / 100,
-    };
+    const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
+    const cpu = marginal(model.cpuStamps.slice(1).map((t, i) => t - model.cpuStamps[i]!));
+    const cpuUs = model.cpuStamps.at(-1)! - model.cpuStamps[0]!;
+    return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: { usPerStep: round(cpuUs / steps), ...cpu } };
   } finally {
     await rt.close();
     rmSync(home, { recursive: true, force: true });
@@ -121,6 +121,13 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
       node: process.version,
     },
   };
+}
+
+/** Mean µs of the early and of the late steps, and their ratio. */
+function marginal(gaps: readonly number[]): { earlyUsPerStep: number; lateUsPerStep: number; lateOverEarly: number } {
+  const early = mean(gaps.slice(EARLY.from, Math.min(EARLY.to, gaps.length)));
+  const late = mean(gaps.slice(-LATE_COUNT));
+  return { earlyUsPerStep: round(early), lateUsPerStep: round(late), lateOverEarly: Math.round((late / early) * 100) / 100 };
 }
 
 function mean(xs: readonly number[]): number {

@@ -10,7 +10,8 @@ export type CallOutcome = Pick<ExchangeCall, 'status' | 'result' | 'images'>;
 
 /** An exchange rendered once, with its token estimate, until one of its calls changes. */
 interface Rendered {
-  messages: ModelMessage[];
+  /** Dropped once the exchange is compacted (only its tokens still count); rendered again if it is needed. */
+  messages: ModelMessage[] | undefined;
   tokens: number;
 }
 
@@ -29,6 +30,8 @@ export class Conversation {
   private readonly unsettled = new Set<ExchangeCall>();
   private verbatim = 0;
   private fold: CompactionFold | undefined;
+  /** Exchanges [0, released) hold no rendered messages: they are behind the compaction cut. */
+  private released = 0;
 
   /** `resultCharLimit`: the clipping the requests will use (another one re-renders everything once). */
   constructor(
@@ -89,8 +92,14 @@ export class Conversation {
   /** The messages of exchanges [from, length), rendered with `resultCharLimit`. */
   messagesFrom(from: number, resultCharLimit: number): ModelMessage[] {
     this.useLimit(resultCharLimit);
+    // Compacted exchanges are not sent again: keep their token counts, let their messages go.
+    for (; this.released < from; this.released++) this.rendered[this.released]!.messages = undefined;
     const out: ModelMessage[] = [];
-    for (let i = from; i < this.rendered.length; i++) out.push(...this.rendered[i]!.messages);
+    for (let i = from; i < this.rendered.length; i++) {
+      const rendered = this.rendered[i]!;
+      rendered.messages ??= renderExchange(this.list[i]!, this.resultCharLimit);
+      out.push(...rendered.messages);
+    }
     return out;
   }
 
@@ -105,6 +114,7 @@ export class Conversation {
     this.resultCharLimit = resultCharLimit;
     this.rendered = this.list.map((e) => this.render(e));
     this.verbatim = this.rendered.reduce((n, r) => n + r.tokens, 0);
+    this.released = 0;
   }
 
   private render(exchange: Exchange): Rendered {
