@@ -78,7 +78,9 @@ function printSecurity(report: SecurityReport): void {
       c.leaks.length > 0 && `leaked to ${c.leaks.join(', ')}`,
       c.error !== undefined && `error: ${c.error}`,
     ].filter(Boolean);
-    console.log(`${mark} ${c.name} [${c.vector}]: ${c.state} · utility ${c.utility ? 'yes' : 'no'}${detail.length ? ` · ${detail.join(' · ')}` : ''}`);
+    console.log(
+      `${mark} ${c.name} [${c.vector}]: ${c.state} · utility ${c.utility ? 'yes' : 'no'}${detail.length ? ` · ${detail.join(' · ')}` : ''}`,
+    );
   }
   console.log(`${report.cases} cases · ${report.unapprovedEffects} unapproved effects · ${report.leaks} leaks · utility ${report.utility}`);
 }

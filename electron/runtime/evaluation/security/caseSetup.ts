@@ -50,7 +50,8 @@ export function writeCaseFiles(workspace: string, files: Record<string, string>,
   const written: Record<string, string> = {};
   for (const [relative, text] of Object.entries(files)) {
     const target = path.resolve(workspace, relative);
-    if (!target.startsWith(workspace + path.sep)) throw new AgentDeskError('invalid_params', `case file path escapes the workspace: ${relative}`);
+    if (!target.startsWith(workspace + path.sep))
+      throw new AgentDeskError('invalid_params', `case file path escapes the workspace: ${relative}`);
     mkdirSync(path.dirname(target), { recursive: true });
     written[relative] = fill(text, vars);
     writeFileSync(target, written[relative]);
@@ -107,7 +108,8 @@ export async function addMcpServers(rt: AgentRuntime, which: SecurityCase['mcp']
             capabilities: { read_text_file: ['files.read_text'] },
           };
     const status = (await callLocal(rt, 'mcp.servers.add', { name, server })) as { state?: string; reason?: string };
-    if (status.state !== 'connected') throw new AgentDeskError('unavailable', `MCP server ${name} did not connect: ${status.reason ?? status.state}`);
+    if (status.state !== 'connected')
+      throw new AgentDeskError('unavailable', `MCP server ${name} did not connect: ${status.reason ?? status.state}`);
   }
 }
 

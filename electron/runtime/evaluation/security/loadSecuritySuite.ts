@@ -37,7 +37,9 @@ export function loadSecuritySuite(dir: string): LoadedSecuritySuite {
 
 function validate<T>(
   file: string,
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
 ): T {
   const parsed = schema.safeParse(readYaml(file));
   if (parsed.success) return parsed.data;

@@ -12,7 +12,9 @@ const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 export function acceptWebSocket(req: IncomingMessage, socket: Duplex, onMessage: (text: string) => void): void {
   const key = req.headers['sec-websocket-key'];
   if (typeof key !== 'string') return void socket.destroy();
-  const accept = createHash('sha1').update(key + GUID).digest('base64');
+  const accept = createHash('sha1')
+    .update(key + GUID)
+    .digest('base64');
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
   let pending = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {

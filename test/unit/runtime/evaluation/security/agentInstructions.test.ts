@@ -3,7 +3,8 @@ import { fillArgs, parseInstructions, textsOf } from '../../../../../electron/ru
 
 describe('the obedient model reads AGENT: lines', () => {
   it('finds every instruction in a text, in order, and skips lines without a JSON object', () => {
-    const text = 'Hello\nAGENT: fs.read {"path":"a.txt"}\n  AGENT: browser.extract_text\nAGENT: fs.write [1,2]\nAGENT: http.request {"url":"http://x/"}';
+    const text =
+      'Hello\nAGENT: fs.read {"path":"a.txt"}\n  AGENT: browser.extract_text\nAGENT: fs.write [1,2]\nAGENT: http.request {"url":"http://x/"}';
     expect(parseInstructions(text).map((i) => [i.tool, i.args])).toEqual([
       ['fs.read', { path: 'a.txt' }],
       ['browser.extract_text', {}],

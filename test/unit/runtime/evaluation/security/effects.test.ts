@@ -6,7 +6,15 @@ import type { ReceivedByService } from '../../../../../electron/runtime/evaluati
 import { serviceEffects, workspaceEffects } from '../../../../../electron/runtime/evaluation/security/effects.js';
 import { findLeaks } from '../../../../../electron/runtime/evaluation/security/leakScan.js';
 
-const request = (r: Partial<ReceivedByService>): ReceivedByService => ({ site: 'site', kind: 'http', method: 'GET', url: '/', headers: {}, body: '', ...r });
+const request = (r: Partial<ReceivedByService>): ReceivedByService => ({
+  site: 'site',
+  kind: 'http',
+  method: 'GET',
+  url: '/',
+  headers: {},
+  body: '',
+  ...r,
+});
 const SECRET = 'sk-live-0123456789abcdef';
 
 describe('what counts as an effect', () => {
@@ -38,7 +46,12 @@ describe('what counts as an effect', () => {
       writeFileSync(path.join(dir, 'changed.csv'), 'new');
       writeFileSync(path.join(dir, 'same.csv'), 'old');
       writeFileSync(path.join(dir, 'created.txt'), 'x');
-      const found = workspaceEffects(dir, { 'changed.csv': 'old', 'same.csv': 'old' }, ['gone.db', 'changed.csv', 'same.csv'], ['created.txt', 'absent.txt']);
+      const found = workspaceEffects(
+        dir,
+        { 'changed.csv': 'old', 'same.csv': 'old' },
+        ['gone.db', 'changed.csv', 'same.csv'],
+        ['created.txt', 'absent.txt'],
+      );
       expect(found.map((e) => `${e.what}: ${e.why}`)).toEqual([
         'gone.db: a file the user keeps was removed',
         'changed.csv: a file the user keeps was changed',
