@@ -22,7 +22,7 @@ export interface ScriptedComputerAction {
 /** One scripted model answer, rendered in the wire format of the route it is served on. */
 export interface ScriptedAnswer {
   text?: string;
-  /** A reasoning summary (Responses `reasoning` item, Anthropic `thinking` block; Chat has none). */
+  /** A reasoning summary (Responses `reasoning` item, Anthropic `thinking` block, Chat `reasoning_content` as DeepSeek sends it). */
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   computer?: ScriptedComputerAction[];

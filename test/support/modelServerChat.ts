@@ -22,6 +22,7 @@ export function renderChat(answer: ScriptedAnswer, model: string, sse?: SseWrite
           message: {
             role: 'assistant',
             content: answer.text ?? null,
+            ...(answer.reasoning && { reasoning_content: answer.reasoning }),
             ...(calls.length > 0 && {
               tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })),
             }),
@@ -32,6 +33,9 @@ export function renderChat(answer: ScriptedAnswer, model: string, sse?: SseWrite
     };
   }
   sse.event({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  // OpenAI-compatible reasoning models (DeepSeek, Qwen) stream their reasoning before the answer.
+  for (const piece of splitText(answer.reasoning ?? ''))
+    sse.event({ ...base, choices: [{ index: 0, delta: { reasoning_content: piece }, finish_reason: null }] });
   for (const piece of splitText(answer.text ?? ''))
     sse.event({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
   calls.forEach((c, index) => {

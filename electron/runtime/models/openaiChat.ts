@@ -73,6 +73,8 @@ export class OpenAiChatProvider implements ModelProvider {
 /** Assembles streamed deltas; a stream that ends without a finish reason was cut. */
 class ChunkAccumulator {
   private text = '';
+  /** `reasoning_content` deltas of OpenAI-compatible reasoning models (DeepSeek, Qwen, vLLM); never sent back. */
+  private reasoning = '';
   private calls = new Map<number, ModelToolCall>();
   private finish: string | null = null;
   private usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
@@ -93,6 +95,8 @@ class ChunkAccumulator {
         this.text += delta.content;
         onText?.(delta.content);
       }
+      const reasoning = (delta as { reasoning_content?: unknown } | undefined)?.reasoning_content;
+      if (typeof reasoning === 'string') this.reasoning += reasoning;
       for (const call of delta?.tool_calls ?? []) {
         const current = this.calls.get(call.index) ?? { id: '', name: '', argumentsText: '' };
         if (call.id) current.id = call.id;
@@ -113,6 +117,7 @@ class ChunkAccumulator {
       usage: this.usage,
       stopReason: toolCalls.length > 0 ? 'tool_calls' : this.finish === 'length' ? 'max_tokens' : this.finish === 'stop' ? 'end' : 'other',
       model: this.model || requested,
+      ...(this.reasoning.trim() && { reasoning: this.reasoning }),
     };
   }
 }

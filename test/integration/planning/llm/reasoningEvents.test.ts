@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../../electron/runtime/models/anthropicMessages.js';
 import { OpenAiResponsesProvider } from '../../../../electron/runtime/models/openaiResponses.js';
 import type { ModelProvider } from '../../../../electron/runtime/models/types.js';
-import { createGoalTask, openLlmRuntime } from '../../../support/llmRuntime.js';
+import { chatProvider, createGoalTask, openLlmRuntime } from '../../../support/llmRuntime.js';
 import { ModelServer, type ModelRoute } from '../../../support/modelServer.js';
 import type { TestRuntime } from '../../../support/runtime.js';
 
@@ -21,6 +21,7 @@ const protocols: { name: string; route: ModelRoute; provider: () => ModelProvide
     route: 'responses',
     provider: () => new OpenAiResponsesProvider({ model: 'gpt-test', baseURL: server.url, apiKey: 'sk-test' }),
   },
+  { name: 'Chat Completions (reasoning_content, as DeepSeek and Qwen send it)', route: 'chat', provider: () => chatProvider(server.url) },
   {
     name: 'Anthropic Messages (thinking blocks)',
     route: 'messages',
