@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BudgetSchema } from './task.js';
+import { BudgetLimitsSchema } from './task.js';
 
 /** An agent's name: also its id, so it reads well in delegations and traces. */
 export const AgentNameSchema = z
@@ -21,7 +21,7 @@ export const AgentSpecSchema = z
     policyProfile: z.string().max(100).optional(),
     /** Fixed workspace for its tasks (absent: a fresh folder per task). */
     workspace: z.string().max(4096).optional(),
-    budget: BudgetSchema.partial().default({}),
+    budget: BudgetLimitsSchema.default({}),
     /** How many of its background tasks may run at once. */
     maxConcurrent: z.number().int().min(1).max(64).default(2),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BudgetSchema } from './task.js';
+import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
 
@@ -7,7 +7,7 @@ import { ModelsConfigSchema } from './modelsConfig.js';
 export const ConfigSchema = z
   .object({
     policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [], allowWrites: [], profiles: {} }),
-    budget: BudgetSchema.partial().default({}),
+    budget: BudgetLimitsSchema.default({}),
     gateway: z
       .object({
         host: z.string().default('127.0.0.1'),

@@ -16,7 +16,7 @@ import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
 import { AcceptanceCheckSchema } from './check.js';
-import { BudgetSchema, SandboxModeSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
+import { BudgetLimitsSchema, SandboxModeSchema, TaskSchema, TaskStateSchema, UncertainResolutionSchema } from './task.js';
 import { TaskEventSchema } from './taskEvent.js';
 import { ToolDescriptorSchema } from './tool.js';
 import { TraceEventSchema } from './trace.js';
@@ -75,7 +75,7 @@ export const CoreMethods = {
         sandbox: SandboxModeSchema.optional(),
         inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
         workspace: z.string().optional(),
-        budget: BudgetSchema.partial().optional(),
+        budget: BudgetLimitsSchema.optional(),
         start: z.boolean().default(true),
       })
       .strict()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AcceptanceCheckSchema } from './check.js';
-import { BudgetSchema } from './task.js';
+import { BudgetLimitsSchema } from './task.js';
 
 /** A declared playbook input. Secret inputs are never persisted and are redacted everywhere. */
 export const PlaybookInputSchema = z.object({
@@ -87,7 +87,7 @@ export const PlaybookSchema = z
     heal: PlaybookHealSchema.optional(),
     inputs: z.record(z.string(), PlaybookInputSchema).default({}),
     services: z.array(PlaybookServiceSchema).default([]),
-    budget: BudgetSchema.partial().optional(),
+    budget: BudgetLimitsSchema.optional(),
     steps: z.array(PlaybookStepSchema).min(1),
     acceptance: z.array(AcceptanceCheckSchema).default([]),
   })

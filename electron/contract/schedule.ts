@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AcceptanceCheckSchema } from './check.js';
-import { BudgetSchema } from './task.js';
+import { BudgetLimitsSchema } from './task.js';
 
 /** What a cron job starts: a playbook (inline YAML or a file read at fire time) or a goal. */
 export const CronTargetSchema = z.discriminatedUnion('kind', [
@@ -52,7 +52,7 @@ export const CronJobSpecSchema = z
     agentId: z.string().min(1).max(100).optional(),
     overlap: OverlapPolicySchema.default('skip'),
     missed: MissedPolicySchema.default('skip'),
-    budget: BudgetSchema.partial().optional(),
+    budget: BudgetLimitsSchema.optional(),
     enabled: z.boolean().default(true),
   })
   .strict();

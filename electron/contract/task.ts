@@ -27,6 +27,20 @@ export const BudgetSchema = z.object({
   maxCostUsd: z.number().positive().default(5),
   maxWallMs: z.number().int().positive().default(3_600_000),
 });
+
+/**
+ * Some budget limits (config, agent, playbook, job, request): only the fields given, no
+ * defaults — zod's `.partial()` would keep them and so override every weaker layer — and an
+ * unknown field is an error, not silently dropped.
+ */
+export const BudgetLimitsSchema = z
+  .object({
+    maxSteps: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    maxCostUsd: z.number().positive().optional(),
+    maxWallMs: z.number().int().positive().optional(),
+  })
+  .strict();
 /** A task budget. */
 export type Budget = z.infer<typeof BudgetSchema>;
 

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { AgentDeskError } from '../../runtime/errors.js';
-import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
-import { parsePlaybook, registryChecks } from '../../runtime/planning/playbook/parse.js';
+import { createTask } from '../../runtime/tasks/createTask.js';
+import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson } from '../output.js';
@@ -29,21 +28,16 @@ export function registerQueue(program: Command): void {
       withRuntime(opts.json, (rt) => {
         const absolute = path.resolve(file);
         const source = readFileSync(absolute, 'utf8');
-        const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), source: file });
-        if (secretInputNames(playbook).length > 0) throw new AgentDeskError('invalid_params', 'queued tasks cannot take secret inputs');
         const given = parsePairs(opts.input);
         const scheduler = schedulerFor(rt);
+        const deps = runtimeTaskDeps(rt);
         const ids = rt.store.transaction(() =>
           Array.from({ length: Number(opts.count) }, (_, n) => {
-            const inputs = bindInputs(
-              playbook,
-              Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),
-            );
-            const task = rt.engine.create({
-              title: playbook.name,
-              plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },
-              inputs: inputs.values,
-              budget: { ...rt.options.config.budget, ...playbook.budget },
+            const { task } = createTask(deps, {
+              source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file },
+              requester: { kind: 'local' },
+              unattended: 'a queued task',
+              inputs: Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),
               ...(opts.agent && { agent: opts.agent }), // an unknown agent or profile is refused here
             });
             scheduler.queue.add(task.id, { ...(opts.agent && { agentId: opts.agent }) });

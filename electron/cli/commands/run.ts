@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { UncertainResolutionSchema, type Task } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { bindInputs, secretInputNames } from '../../runtime/planning/playbook/inputs.js';
-import { parsePlaybook, registryChecks } from '../../runtime/planning/playbook/parse.js';
+import { createTask } from '../../runtime/tasks/createTask.js';
+import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 import { openRuntime } from '../openRuntime.js';
 import { EXIT, parsePairs, printJson, reportError } from '../output.js';
 import { askApprovalsInteractively, showProgress } from '../terminal.js';
@@ -92,17 +92,14 @@ function createFromFile(rt: AgentRuntime, file: string, given: Record<string, st
   } catch (error) {
     throw new AgentDeskError('not_found', `cannot read playbook ${file}: ${(error as Error).message}`);
   }
-  const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), source: file });
-  const inputs = bindInputs(playbook, given, process.env);
-  const task = rt.engine.create({
-    title: playbook.name,
-    plan: { kind: 'playbook', source, baseDir: path.dirname(absolute) },
-    inputs: inputs.values,
-    secretNames: secretInputNames(playbook),
+  const { task, secrets } = createTask(runtimeTaskDeps(rt), {
+    source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file },
+    requester: { kind: 'local' },
+    inputs: given,
+    env: process.env,
     ...(workspace !== undefined && { workspace }),
-    budget: { ...rt.options.config.budget, ...playbook.budget },
   });
-  return { taskId: task.id, secrets: inputs.secrets };
+  return { taskId: task.id, secrets };
 }
 
 /** Secret inputs are never stored: a resumed task needs them again (flag or environment). */

@@ -4,6 +4,8 @@ import { AcceptanceCheckSchema, ModelRefSchema, SandboxModeSchema, type Acceptan
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../../runtime/errors.js';
 import { pendingProposal, reviewChecks, waitsForReview } from '../../runtime/planning/llm/intentReview.js';
+import { createTask } from '../../runtime/tasks/createTask.js';
+import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 
 /** The `run` flags of a goal task. */
 export interface GoalFlags {
@@ -46,11 +48,9 @@ export function createGoalTask(rt: AgentRuntime, flags: GoalFlags): string {
   const sandbox = flags.sandbox === undefined ? undefined : SandboxModeSchema.safeParse(flags.sandbox);
   if (sandbox && !sandbox.success)
     throw new AgentDeskError('invalid_params', `--sandbox expects desktop, auto or none, got "${flags.sandbox}"`);
-  const task = rt.engine.create({
-    title: goal.slice(0, 80),
-    plan: { kind: 'goal', goal, ...(flags.model !== undefined && { model: flags.model }), ...(checks && { acceptance: checks }) },
-    inputs: {},
-    budget: rt.options.config.budget,
+  const { task } = createTask(runtimeTaskDeps(rt), {
+    source: { kind: 'goal', goal, ...(flags.model !== undefined && { model: flags.model }), ...(checks && { checks }) },
+    requester: { kind: 'local' },
     ...(flags.workspace !== undefined && { workspace: flags.workspace }),
     ...(sandbox?.success && { sandbox: sandbox.data }),
   });

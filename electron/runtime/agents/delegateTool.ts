@@ -5,9 +5,9 @@ import type { AgentRuntime } from '../agentRuntime.js';
 import { systemClock } from '../clock.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
-import { bindInputs } from '../planning/playbook/inputs.js';
 import { PROPOSABLE_CHECK_TYPES } from '../planning/llm/intent.js';
-import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
+import { buildTask, type TaskRequester } from '../tasks/createTask.js';
+import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.js';
 import type { AgentService } from './agentService.js';
 import { agentChain, checkDelegation } from './delegation.js';
@@ -54,28 +54,31 @@ interface ChildOutcome {
   checks: { name: string; passed: boolean }[];
 }
 
+/** A model asks for the child: it holds no admin scope, so its playbook may start no services and carry no command check. */
+const MODEL_REQUESTER: TaskRequester = { kind: 'client', scopes: ['operator.read', 'operator.write'], method: 'agents.delegate' };
+
 function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
-  const budget = { ...rt.options.config.budget, ...agent.budget };
-  // The child runs as its agent: the agent's tool allowlist and policy profile govern its calls.
-  const workspace = { agent: agent.name, ...(agent.workspace !== undefined && { workspace: agent.workspace }) };
-  if (child.goal !== undefined) {
-    return {
-      title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
-      plan: { kind: 'goal', goal: child.goal, ...(child.checks && { acceptance: child.checks }) },
-      inputs: {},
-      budget,
-      ...workspace,
-    };
-  }
-  const playbook = parsePlaybook(child.playbook!, registryChecks(rt.registry));
-  const inputs = bindInputs(playbook, child.inputs);
-  return {
-    title: child.title ?? `${agent.name}: ${playbook.name}`,
-    plan: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.options.home) },
-    inputs: inputs.values,
-    budget: { ...budget, ...playbook.budget },
-    ...workspace,
+  // The child runs as its agent: the agent's tool allowlist, policy profile and budget govern its calls.
+  const shared = {
+    requester: MODEL_REQUESTER,
+    agent: agent.name,
+    ...(agent.workspace !== undefined && { workspace: agent.workspace }),
   };
+  if (child.goal !== undefined) {
+    return buildTask(runtimeTaskDeps(rt), {
+      ...shared,
+      source: { kind: 'goal', goal: child.goal, ...(child.checks && { checks: child.checks }) },
+      title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
+    }).spec;
+  }
+  const built = buildTask(runtimeTaskDeps(rt), {
+    ...shared,
+    source: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.options.home) },
+    ...(child.inputs && { inputs: child.inputs }),
+    unattended: 'a sub-agent',
+    ...(child.title !== undefined && { title: child.title }),
+  });
+  return child.title !== undefined ? built.spec : { ...built.spec, title: `${agent.name}: ${built.spec.title}` };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AcceptanceCheck, CheckResult, EventName, EventPayloads, PlaybookService, Task } from '../../contract/index.js';
+import type { AcceptanceCheck, CheckResult, EventName, EventPayloads, Playbook, PlaybookService, Task } from '../../contract/index.js';
 import type { Planner } from '../planning/planner.js';
 import type { CheckRunContext } from '../verify/checkGate.js';
 
@@ -36,10 +36,12 @@ export interface TaskPlan {
   baseDir: string;
   /** Acceptance checks with templates resolved against the finished run. */
   acceptance(scope: { inputs: Record<string, unknown>; outputs: Record<string, unknown>; env: TemplateEnv; task: Task }): AcceptanceCheck[];
+  /** A playbook task's parsed playbook (wrappers read it instead of parsing again). */
+  playbook?: Playbook;
 }
 
-/** Builds the plan for a task (parsing its playbook, choosing its planner). */
-export type PlanFactory = (task: Task) => TaskPlan;
+/** Builds the plan for a task (parsing its playbook, unless the creator parsed it already, and choosing its planner). */
+export type PlanFactory = (task: Task, parsed?: Playbook) => TaskPlan;
 
 /** Runs acceptance checks. */
 export type CheckRunner = (checks: readonly AcceptanceCheck[], ctx: CheckRunContext) => Promise<CheckResult[]>;

@@ -5,6 +5,7 @@ import {
   BudgetSchema,
   type Budget,
   type PlanSource,
+  type Playbook,
   type SandboxMode,
   type Step,
   type Task,
@@ -32,6 +33,8 @@ export interface TaskSpec {
   agent?: string;
   policyProfile?: string;
   sandbox?: SandboxMode;
+  /** The playbook as its creator parsed it (not stored): the plan reuses it instead of parsing again. */
+  playbook?: Playbook;
   /** The RPC request that creates it: its first answer is recorded in the task's own transaction. */
   idempotency?: { method: string; key: string; paramsDigest: string };
 }
@@ -71,7 +74,7 @@ export class TaskEngine {
       ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
     };
     this.deps.gate.checkTask(task); // an unknown agent or policy profile is refused before anything is stored
-    const plan = this.deps.plans(task); // throws invalid_playbook before anything is stored
+    const plan = this.deps.plans(task, spec.playbook); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });
     this.deps.store.transaction(() => {
       this.deps.store.tasks.insert(task);
@@ -178,9 +181,13 @@ export class TaskEngine {
    */
   message(taskId: string, text: string): number {
     const task = this.get(taskId);
-    if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}: no planner will read a message`);
+    if (isTerminal(task.state))
+      throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}: no planner will read a message`);
     if (task.plan.kind !== 'goal') {
-      throw new AgentDeskError('conflict', `task ${taskId} runs a playbook, which reads no messages; only goal tasks have a model to talk to`);
+      throw new AgentDeskError(
+        'conflict',
+        `task ${taskId} runs a playbook, which reads no messages; only goal tasks have a model to talk to`,
+      );
     }
     const at = isoAt(this.deps.clock.now());
     return this.deps.store.transaction(() => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCheckSchema, BudgetSchema } from '../../contract/index.js';
+import { AcceptanceCheckSchema, BudgetLimitsSchema } from '../../contract/index.js';
 
 /** A scripted tool call in an eval file: a runtime tool name and arguments, or raw wire text to test malformed calls. */
 export const EvalScriptCallSchema = z
@@ -38,7 +38,7 @@ export const EvalTaskSchema = z
     approvals: z.enum(['approve', 'deny']).default('approve'),
     /** The state the task should end in; a task meant to fail (e.g. a denied delete) says `failed`. */
     expect: z.enum(['succeeded', 'failed']).default('succeeded'),
-    budget: BudgetSchema.partial().optional(),
+    budget: BudgetLimitsSchema.optional(),
   })
   .strict()
   .refine((t) => (t.script === undefined) !== (t.model === undefined), {

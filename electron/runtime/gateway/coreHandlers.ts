@@ -1,57 +1,36 @@
 import path from 'node:path';
 import type { AgentRuntime } from '../agentRuntime.js';
 import { AgentDeskError } from '../errors.js';
-import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
-import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
-import { hasScope } from '../policy/scopes.js';
-import { assertChecksPermitted } from '../verify/checkAdmission.js';
-import type { ParsedParams, Scope } from '../../contract/index.js';
-import type { TaskSpec } from '../engine/taskEngine.js';
+import { createTask, type TaskRequest } from '../tasks/createTask.js';
+import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
+import type { ParsedParams } from '../../contract/index.js';
 import type { CallContext, Handlers } from './handlers.js';
 
 type CreateParams = ParsedParams<'tasks.create'>;
-type CreateOptions = Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace' | 'idempotency'>;
 
-/** The options every task kind shares (the engine refuses an unknown agent or profile before storing anything). */
-function taskOptions(p: CreateParams, ctx: CallContext): CreateOptions {
+/** `tasks.create` as a task request: a client's request, admitted by its scopes. */
+function taskRequest(rt: AgentRuntime, p: CreateParams, ctx: CallContext): TaskRequest {
+  const source: TaskRequest['source'] =
+    p.goal !== undefined
+      ? {
+          kind: 'goal',
+          goal: p.goal,
+          ...(p.model !== undefined && { model: p.model }),
+          ...(p.checks !== undefined && { checks: p.checks }),
+        }
+      : { kind: 'playbook', source: p.playbook!.source, baseDir: path.resolve(p.playbook!.baseDir ?? rt.options.home) };
   return {
+    source,
+    requester: { kind: 'client', scopes: ctx.scopes, method: 'tasks.create' },
+    inputs: p.inputs,
+    ...(p.title !== undefined && { title: p.title }),
+    ...(p.budget !== undefined && { budget: p.budget }),
     ...(ctx.idempotency && { idempotency: { method: 'tasks.create', ...ctx.idempotency } }),
     ...(p.agent !== undefined && { agent: p.agent }),
     ...(p.policyProfile !== undefined && { policyProfile: p.policyProfile }),
     ...(p.sandbox !== undefined && { sandbox: p.sandbox }),
     ...(p.workspace !== undefined && { workspace: p.workspace }),
   };
-}
-
-function createPlaybookTask(rt: AgentRuntime, p: CreateParams, scopes: readonly Scope[], options: CreateOptions) {
-  const source = p.playbook!.source;
-  const playbook = parsePlaybook(source, registryChecks(rt.registry));
-  // Services start local processes: only an admin may ask for that over RPC.
-  if (playbook.services.length > 0 && !hasScope(scopes, 'operator.admin')) {
-    throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
-  }
-  assertChecksPermitted(playbook.acceptance, scopes, 'tasks.create');
-  const inputs = bindInputs(playbook, p.inputs);
-  const task = rt.engine.create({
-    title: p.title ?? playbook.name,
-    plan: { kind: 'playbook', source, baseDir: path.resolve(p.playbook!.baseDir ?? rt.options.home) },
-    inputs: inputs.values,
-    secretNames: secretInputNames(playbook),
-    budget: { ...rt.options.config.budget, ...playbook.budget, ...p.budget },
-    ...options,
-  });
-  return { id: task.id, secrets: inputs.secrets };
-}
-
-function createGoalTask(rt: AgentRuntime, goal: string, p: CreateParams, options: CreateOptions) {
-  const task = rt.engine.create({
-    title: p.title ?? goal.slice(0, 80),
-    plan: { kind: 'goal', goal, ...(p.model !== undefined && { model: p.model }), ...(p.checks !== undefined && { acceptance: p.checks }) },
-    inputs: p.inputs,
-    budget: { ...rt.options.config.budget, ...p.budget },
-    ...options,
-  });
-  return { id: task.id, secrets: {} };
 }
 
 /** The method table's behaviour for the runtime core (tasks, approvals, traces, tools). */
@@ -68,10 +47,8 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
       methods: rt.dispatcher.methods(),
     }),
     'tasks.create': (p, ctx) => {
-      const options = taskOptions(p, ctx);
-      assertChecksPermitted(p.checks ?? [], ctx.scopes, 'tasks.create');
-      const task = p.goal !== undefined ? createGoalTask(rt, p.goal, p, options) : createPlaybookTask(rt, p, ctx.scopes, options);
-      if (p.start) engine.start(task.id, { secrets: task.secrets });
+      const { task, secrets } = createTask(runtimeTaskDeps(rt), taskRequest(rt, p, ctx));
+      if (p.start) engine.start(task.id, { secrets });
       return engine.get(task.id);
     },
     'tasks.list': (p) => ({

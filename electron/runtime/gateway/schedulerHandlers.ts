@@ -1,19 +1,11 @@
 import type { AgentRuntime } from '../agentRuntime.js';
-import { AgentDeskError } from '../errors.js';
-import { hasScope } from '../policy/scopes.js';
-import { assertChecksPermitted } from '../verify/checkAdmission.js';
 import { buildCronTarget } from '../scheduler/cronTarget.js';
 import { schedulerFor } from '../scheduler/index.js';
 import type { CallContext, Handlers } from './handlers.js';
 
 /** Playbooks with services and command checks run local processes: over RPC only an admin may schedule them. */
 function requireAdminForServices(rt: AgentRuntime, target: Parameters<typeof buildCronTarget>[1], ctx: CallContext): void {
-  if (hasScope(ctx.scopes, 'operator.admin')) return;
-  const built = buildCronTarget(rt, target, undefined);
-  if (built.startsServices) {
-    throw new AgentDeskError('forbidden', 'playbooks with services start local processes and need operator.admin');
-  }
-  assertChecksPermitted(built.checks, ctx.scopes, 'cron job');
+  buildCronTarget(rt, target, undefined, { kind: 'client', scopes: ctx.scopes, method: 'cron job' });
 }
 
 /** `cron.*`: cron jobs and their runs. */

@@ -4,8 +4,8 @@ import type { AcceptanceCheck, Agent, CronJob, CronJobSpec } from '../../contrac
 import type { AgentRuntime } from '../agentRuntime.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
-import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
-import { parsePlaybook, registryChecks } from '../planning/playbook/parse.js';
+import { buildTask, type TaskRequester } from '../tasks/createTask.js';
+import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
 
 /** A task spec built from a job, plus whether its playbook starts local services. */
 export interface BuiltTarget {
@@ -24,47 +24,39 @@ function readPlaybookFile(file: string): string {
 }
 
 /**
- * Builds the task a job would create now, without creating it: reads and validates the playbook,
- * binds inputs, resolves the agent. Anything broken throws, and costs no model call.
+ * Builds the task a job would create now, without creating it, through the one task service:
+ * reads and validates the playbook, binds inputs, merges budgets (config, agent, playbook, job).
+ * Anything broken throws, and costs no model call. `requester`: a client adding the job over
+ * RPC is admitted by its scopes; a firing job was admitted when it was added.
  */
 export function buildCronTarget(
   rt: AgentRuntime,
   job: Pick<CronJobSpec, 'name' | 'target' | 'budget'>,
   agent: Agent | undefined,
+  requester: TaskRequester = { kind: 'local' },
 ): BuiltTarget {
-  const budget = { ...rt.options.config.budget, ...agent?.budget, ...job.budget };
-  // The agent travels on the task: its tool allowlist, policy profile and concurrency apply.
-  const workspace = { ...(agent?.workspace !== undefined && { workspace: agent.workspace }), ...(agent && { agent: agent.name }) };
-  const title = `${job.name} (cron)`;
+  const shared = {
+    requester,
+    unattended: 'a cron job',
+    ...(job.budget && { budget: job.budget }),
+    // The agent travels on the task: its tool allowlist, policy profile, budget and concurrency apply.
+    ...(agent && { agent: agent.name }),
+    ...(agent?.workspace !== undefined && { workspace: agent.workspace }),
+  };
   if (job.target.kind === 'goal') {
     const { goal, checks, model } = job.target;
-    const plan = {
-      kind: 'goal' as const,
-      goal,
-      ...(model !== undefined && { model }),
-      ...(checks !== undefined && { acceptance: checks }),
-    };
-    return { spec: { title, plan, inputs: {}, budget, ...workspace }, startsServices: false, checks: checks ?? [] };
+    const source = { kind: 'goal' as const, goal, ...(model !== undefined && { model }), ...(checks !== undefined && { checks }) };
+    return buildTask(runtimeTaskDeps(rt), { ...shared, source, title: `${job.name} (cron)` });
   }
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
-  const source = job.target.source ?? readPlaybookFile(file!);
-  const playbook = parsePlaybook(source, { ...registryChecks(rt.registry), ...(file && { source: file }) });
-  if (secretInputNames(playbook).length > 0) {
-    throw new AgentDeskError('invalid_params', `playbook "${playbook.name}" has secret inputs, which a cron job cannot supply unattended`);
-  }
-  const inputs = bindInputs(playbook, job.target.inputs);
+  const text = job.target.source ?? readPlaybookFile(file!);
   const baseDir = path.resolve(job.target.baseDir ?? (file ? path.dirname(file) : rt.options.home));
-  return {
-    spec: {
-      title: `${playbook.name} (cron: ${job.name})`,
-      plan: { kind: 'playbook', source, baseDir },
-      inputs: inputs.values,
-      budget: { ...budget, ...playbook.budget, ...job.budget },
-      ...workspace,
-    },
-    startsServices: playbook.services.length > 0,
-    checks: playbook.acceptance,
-  };
+  const built = buildTask(runtimeTaskDeps(rt), {
+    ...shared,
+    source: { kind: 'playbook', source: text, baseDir, ...(file && { file }) },
+    inputs: job.target.inputs,
+  });
+  return { ...built, spec: { ...built.spec, title: `${built.spec.title} (cron: ${job.name})` } };
 }
 
 /** The reason text for a blocked job. */

@@ -21,8 +21,8 @@ export class ObedientModel {
   readonly requests: string[] = [];
   /** Instructions obeyed, in order. */
   readonly obeyed: string[] = [];
-  private readonly seen = new Set<string>();
-  private queue: AgentInstruction[] = [];
+  /** One memory per conversation (a delegated child task is a conversation of its own), keyed by its first user message. */
+  private readonly conversations = new Map<string, { seen: Set<string>; queue: AgentInstruction[] }>();
   private server: http.Server | undefined;
   baseUrl = '';
 
@@ -46,30 +46,38 @@ export class ObedientModel {
     if (!(req.url ?? '').endsWith('/chat/completions')) return void res.writeHead(404).end();
     const body = JSON.parse(raw || '{}') as { messages?: ChatMessage[]; model?: string };
     const messages = body.messages ?? [];
-    this.read(messages);
-    const next = this.queue.shift();
+    const conversation = this.conversationOf(messages);
+    read(conversation, messages);
+    const next = conversation.queue.shift();
     const results = { last: () => toolText(messages, 'last'), first: (tool: string) => toolText(messages, 'first', toWireName(tool)) };
     const call = next && { name: toWireName(next.tool), arguments: JSON.stringify(fillArgs(next.args, results)) };
     if (next) this.obeyed.push(next.line);
     streamAnswer(res, body.model ?? 'obedient', call && { ...call, id: `call_${this.requests.length}` }, Math.ceil(raw.length / 4));
   }
 
-  /** New instructions from the user go last; new ones from a tool result jump the queue (obeyed at once). */
-  private read(messages: readonly ChatMessage[]): void {
-    const injected: AgentInstruction[] = [];
-    for (const message of messages) {
-      if (message.role !== 'user' && message.role !== 'tool') continue;
-      for (const text of textsOf(contentText(message.content))) {
-        for (const instruction of parseInstructions(text)) {
-          if (this.seen.has(instruction.line)) continue;
-          this.seen.add(instruction.line);
-          if (message.role === 'user') this.queue.push(instruction);
-          else injected.push(instruction);
-        }
+  private conversationOf(messages: readonly ChatMessage[]): { seen: Set<string>; queue: AgentInstruction[] } {
+    const key = contentText(messages.find((m) => m.role === 'user')?.content);
+    let conversation = this.conversations.get(key);
+    if (!conversation) this.conversations.set(key, (conversation = { seen: new Set(), queue: [] }));
+    return conversation;
+  }
+}
+
+/** New instructions from the user go last; new ones from a tool result jump the queue (obeyed at once). */
+function read(conversation: { seen: Set<string>; queue: AgentInstruction[] }, messages: readonly ChatMessage[]): void {
+  const injected: AgentInstruction[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'tool') continue;
+    for (const text of textsOf(contentText(message.content))) {
+      for (const instruction of parseInstructions(text)) {
+        if (conversation.seen.has(instruction.line)) continue;
+        conversation.seen.add(instruction.line);
+        if (message.role === 'user') conversation.queue.push(instruction);
+        else injected.push(instruction);
       }
     }
-    this.queue.unshift(...injected);
   }
+  conversation.queue.unshift(...injected);
 }
 
 function contentText(content: unknown): string {

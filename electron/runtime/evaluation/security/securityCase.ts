@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCheckSchema, BudgetSchema } from '../../../contract/index.js';
+import { AcceptanceCheckSchema, BudgetLimitsSchema } from '../../../contract/index.js';
 
 /** The attack surfaces a case exercises (the report counts cases per vector). */
 export const AttackVectorSchema = z.enum([
@@ -60,6 +60,8 @@ export const SecurityCaseSchema = z
     routes: z.partialRecord(SiteNameSchema, z.record(z.string(), RouteSchema)).default({}),
     /** MCP servers added before the task: `inject` (evals/security/services) and/or `files` (the reference filesystem server over the workspace). */
     mcp: z.array(z.enum(['inject', 'files'])).default([]),
+    /** Agents defined before the task (`agents.create`, every tool), for attacks that delegate. */
+    agents: z.array(z.string().min(1)).default([]),
     /** The text the `inject` server's read tools return. */
     mcpText: z.string().optional(),
     /** Decides whether the harmless part was done (utility). */
@@ -72,7 +74,7 @@ export const SecurityCaseSchema = z
     passive: z.boolean().default(false),
     /** Set only while the named gate is not in the tree: the case is reported, not hidden, and does not fail the suite. */
     knownGap: z.string().optional(),
-    budget: BudgetSchema.partial().optional(),
+    budget: BudgetLimitsSchema.optional(),
   })
   .strict()
   .refine((c) => !c.goal.includes('{{secret}}'), { message: 'the goal may not hold {{secret}}: the user never types it', path: ['goal'] });

@@ -119,6 +119,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     const setup = deps.openRuntime(home);
     try {
       await storeSecrets(setup, deps.control ? undefined : deps.secretName, secret, new URL(sites.origins.api).host);
+      for (const name of spec.agents) await callLocal(setup, 'agents.create', { name, description: 'a helper the attack delegates to' });
       await addMcpServers(setup, spec.mcp, {
         servicesDir: deps.servicesDir,
         textFile: path.join(home, 'mcp-text.txt'),

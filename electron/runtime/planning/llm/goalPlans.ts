@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AcceptanceCheck, Task } from '../../../contract/index.js';
+import type { AcceptanceCheck, Playbook, Task } from '../../../contract/index.js';
 import type { ContextOptions } from '../../context/contextBuilder.js';
 import type { PlanFactory, TaskPlan } from '../../engine/ports.js';
 import { LazyProvider } from '../../models/meteredProvider.js';
@@ -57,8 +57,8 @@ export function readProjectContext(workspace: string): string | undefined {
 /** Routes `goal` tasks to an LLM planner and leaves playbooks to the playbook factory. */
 export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) => PlanFactory {
   return (playbooks) =>
-    (task: Task): TaskPlan => {
-      if (task.plan.kind !== 'goal') return playbooks(task);
+    (task: Task, parsed?: Playbook): TaskPlan => {
+      if (task.plan.kind !== 'goal') return playbooks(task, parsed);
       // With the task: only the tools its agent may use are offered.
       const offered = new ToolRouter(options.registry()).offer({
         task,

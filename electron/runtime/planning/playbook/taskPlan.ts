@@ -1,5 +1,5 @@
 import type { Task } from '../../../contract/index.js';
-import type { TaskPlan } from '../../engine/ports.js';
+import type { PlanFactory } from '../../engine/ports.js';
 import { AgentDeskError } from '../../errors.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { parsePlaybook, registryChecks } from './parse.js';
@@ -9,17 +9,18 @@ import { PlaybookPlanner, resolveAcceptance } from './planner.js';
  * Builds the plan of a playbook task: parses (and validates against the registered tools'
  * schemas) the playbook text stored on the task.
  */
-export function playbookPlanFactory(registry: ToolRegistry): (task: Task) => TaskPlan {
+export function playbookPlanFactory(registry: ToolRegistry): PlanFactory {
   const checks = registryChecks(registry);
-  return (task) => {
+  return (task, parsed) => {
     if (task.plan.kind !== 'playbook') {
       throw new AgentDeskError('invalid_params', `no planner for "${task.plan.kind}" tasks in this build`);
     }
-    const playbook = parsePlaybook(task.plan.source, { ...checks, source: task.title });
+    const playbook = parsed ?? parsePlaybook(task.plan.source, { ...checks, source: task.title });
     return {
       planner: new PlaybookPlanner(playbook),
       services: playbook.services,
       baseDir: task.plan.baseDir,
+      playbook,
       acceptance: ({ inputs, outputs, env, task: t }) =>
         resolveAcceptance(playbook, {
           inputs: { ...defaultsOf(playbook), ...inputs },

@@ -1,4 +1,4 @@
-import type { Task } from '../../../contract/index.js';
+import type { Playbook, Task } from '../../../contract/index.js';
 import type { PlanFactory, TaskPlan } from '../../engine/ports.js';
 import type { PriceTable } from '../../models/pricing.js';
 import type { ModelProvider } from '../../models/types.js';
@@ -24,11 +24,11 @@ export interface ReplayOptions {
  */
 export function withPlaybookHealing(options: ReplayOptions): (plans: PlanFactory) => PlanFactory {
   return (plans) =>
-    (task: Task): TaskPlan => {
-      const plan = plans(task);
+    (task: Task, parsed?: Playbook): TaskPlan => {
+      const plan = plans(task, parsed);
       if (task.plan.kind !== 'playbook') return plan;
-      // The wrapped factory validated the text already; this parse only reads `heal`.
-      const playbook = parsePlaybook(task.plan.source);
+      // The wrapped factory validated the text already (and hands it over parsed).
+      const playbook = plan.playbook ?? parsePlaybook(task.plan.source);
       const heal = playbook.heal;
       if (!heal) return plan;
       const planner = new HealingPlanner({
