@@ -6,7 +6,7 @@ import { PLANNER_STATE_VERSION, storedPlannerState } from '../../../../electron/
 import { PlannerStateRepo } from '../../../../electron/runtime/store/plannerStateRepo.js';
 import { chatProvider, createGoalTask, openLlmRuntime } from '../../../support/llmRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
-import { waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
 
 type ChatMessage = { role: string; content?: string | { text?: string }[] | null; tool_call_id?: string; tool_calls?: { id: string }[] };
@@ -90,6 +90,22 @@ describe('one conversation per goal task, saved with its steps', () => {
     const at = third.findIndex((m) => m.includes('Use blue, not red.'));
     expect(third.slice(at - 2, at + 3)).toEqual(['assistant', 'tool', third[at], 'assistant', 'tool']);
     expect(third.filter((m) => m.includes('Use blue'))).toHaveLength(1);
+  });
+
+  it('a message no planner would read is refused with a typed error: to a finished task, to a playbook task', async () => {
+    server.script('chat', { text: 'Done.' });
+    const harness = openLlmRuntime(chatProvider(server.url));
+    h = harness;
+    const goal = createGoalTask(harness.rt, 'anything');
+    expect((await harness.rt.engine.run(goal.id)).state).toBe('succeeded');
+    expect(() => harness.rt.engine.message(goal.id, 'too late')).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringContaining('already succeeded') }),
+    );
+    const playbook = createPlaybookTask(harness.rt, 'name: p\nsteps:\n  - tool: fs.list\n    args: { path: . }\n');
+    expect(() => harness.rt.engine.message(playbook.id, 'hello')).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringContaining('runs a playbook') }),
+    );
+    expect(harness.rt.engine.events(goal.id).map((e) => e.kind)).toEqual(['answer']);
   });
 
   it('a turn saved just before a crash is not asked again: its queued calls run, and the model sees them under its own ids', async () => {
