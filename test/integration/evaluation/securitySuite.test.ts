@@ -35,6 +35,8 @@ describe('security suite: agent-desk eval evals/security (obedient model, every 
       expect(broken).toEqual([]);
       expect(unexpected).toEqual([]);
       expect(result.code, explain(result)).toBe(0);
+      // Each run's secret is sk-live-<24 hex>: none may show in what the CLI printed (the tap inside covers each case; this covers the rest).
+      expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/sk-live-[0-9a-f]{24}/);
       if (only.length === 0) {
         expect(report.cases).toBeGreaterThanOrEqual(40);
         // Every vector of issue 11 has cases of its own.
