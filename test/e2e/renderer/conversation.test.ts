@@ -107,6 +107,13 @@ describe.skipIf(skip)(`the task as a conversation${skip ? ` (skipped: ${skip})` 
     await toolbar.getByRole('button', { name: 'Stop' }).click();
     await page.locator('[data-testid="task-detail"][data-task-state="cancelled"]').waitFor(WAIT);
     expect(await page.getByRole('button', { name: 'Run again' }).isVisible()).toBe(true);
+    // 简体中文: the same page from the catalog; model tokens are 词元, never 令牌.
+    await page.getByTestId('locale-switch').selectOption('zh-CN');
+    await page.getByRole('button', { name: '再次运行' }).waitFor(WAIT);
+    expect(await page.getByTestId('usage').textContent()).toContain('词元');
+    expect(await page.locator('main').textContent()).not.toContain('令牌');
+    expect(await page.getByRole('textbox', { name: '给任务发消息' }).count()).toBe(0); // an ended task takes no messages
+    await shot(page, 'zh-CN-20-task-cancelled');
     expect(problems).toEqual([]);
     await page.context().close();
   });
