@@ -67,7 +67,11 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     home,
     config: ConfigSchema.parse({}),
     secrets,
-    plans: runtimeGoalPlans(() => runtime!, secrets, () => model),
+    plans: runtimeGoalPlans(
+      () => runtime!,
+      secrets,
+      () => model,
+    ),
   });
   const rt = runtime;
   try {

@@ -18,5 +18,5 @@ const OUTCOME: Record<Route['attempts'][number]['outcome'], string> = {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
+  return flat.length > 240 ? `${flat.slice(0, 240)}…` : flat;
 }

@@ -39,7 +39,9 @@ export function compactionText(
   if (earlier.count + listed.length + said.length === 0) return '';
   const lines = ['Earlier steps (compacted from the step records; re-run a read-only tool to see a full result):'];
   if (earlier.count > 0) {
-    lines.push(`- ${earlier.count} older calls (${earlier.count - earlier.failed} ok, ${earlier.failed} failed): ${countText(earlier.byTool)}`);
+    lines.push(
+      `- ${earlier.count} older calls (${earlier.count - earlier.failed} ok, ${earlier.failed} failed): ${countText(earlier.byTool)}`,
+    );
   }
   for (const call of listed) lines.push(summaryLine(call, options.resultPreviewChars));
   // The user's messages are instructions, not results: each one stays, whatever was compacted.

@@ -127,6 +127,9 @@ function sameImages(a: ExchangeCall['images'], b: ExchangeCall['images']): boole
   if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
   return (a ?? []).every((image, i) => {
     const other = b![i]!;
-    return image.type === other.type && (image.type === 'text' ? image.text === (other as typeof image).text : image.data === (other as { data: string }).data);
+    return (
+      image.type === other.type &&
+      (image.type === 'text' ? image.text === (other as typeof image).text : image.data === (other as { data: string }).data)
+    );
   });
 }

@@ -12,13 +12,11 @@ export function userTurn(text: string): ModelMessage {
  */
 export function renderExchange(exchange: Exchange, resultCharLimit: number): ModelMessage[] {
   const out: ModelMessage[] = (exchange.userMessages ?? []).map(userTurn);
-  out.push(
-    {
-      role: 'assistant',
-      text: exchange.text,
-      toolCalls: exchange.calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
-    },
-  );
+  out.push({
+    role: 'assistant',
+    text: exchange.text,
+    toolCalls: exchange.calls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
+  });
   for (const call of exchange.calls) {
     const clipped =
       call.result.length > resultCharLimit

@@ -134,7 +134,8 @@ export class ToolRouter {
     // settle() asks for reasons in candidate order, so the first call names the top choice.
     let firstChosen: AnyTool | undefined;
     // The step's arguments are written for the best tier; any other gets the capability's own fields of them.
-    const argsFor = (tool: AnyTool) => (tool === all[0] || !(capability in FALLBACK_ARGS) ? args : fallbackArgs(capability, args, workspace));
+    const argsFor = (tool: AnyTool) =>
+      tool === all[0] || !(capability in FALLBACK_ARGS) ? args : fallbackArgs(capability, args, workspace);
     return settle(
       providers.map((tool) => evaluate(tool, argsFor(tool))),
       `capability "${capability}"`,

@@ -39,7 +39,10 @@ function tiersPerCapability(offered: readonly AnyTool[]): Record<string, string[
     offered.filter((t) => t.capabilities.includes(capability)).reduce((m, t) => Math.min(m, TIERS.indexOf(t.tier)), Infinity);
   for (const tool of offered) {
     if (tool.capabilities.length === 0) continue;
-    expect(tool.capabilities.some((c) => best(c) === TIERS.indexOf(tool.tier)), `${tool.name} is offered for nothing it is best at`).toBe(true);
+    expect(
+      tool.capabilities.some((c) => best(c) === TIERS.indexOf(tool.tier)),
+      `${tool.name} is offered for nothing it is best at`,
+    ).toBe(true);
   }
   const out: Record<string, string[]> = {};
   for (const capability of SHARED) out[capability] = Number.isFinite(best(capability)) ? [TIERS[best(capability)]!] : [];
@@ -85,59 +88,69 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
     expect(plan.candidates.map((c) => [c.tool.name, c.reason])).toEqual([['browser.click', 'named in plan']]);
   });
 
-  it.skipIf(noDocker)('with Chromium missing, a page task falls to the desktop: computer is offered for web.interact and its route says why', () => {
-    process.env.AGENT_DESK_CHROMIUM = '/nonexistent/chromium';
-    opened = shippedRuntime(host);
-    const router = new ToolRouter(opened.h.rt.registry);
-    const offered = router.offer({ task: { sandbox: 'auto' } });
-    expect(tiersPerCapability(offered)['web.interact']).toEqual(['gui']);
-    expect(tiersPerCapability(offered)['web.read']).toEqual(['api']);
-    expect(names(offered)).toEqual(expect.arrayContaining(['computer', 'sandbox.browser_open']));
-    expect(names(offered).filter((n) => n.startsWith('browser.'))).toEqual([]);
-    const plan = router.plan({ tool: 'computer', args: { action: 'screenshot' }, task: { sandbox: 'auto' } });
-    expect(plan.candidates[0]!.reason).toMatch(
-      /^named in plan; web\.interact falls to the gui tier: browser\.\w+ is unavailable \(AGENT_DESK_CHROMIUM is \/nonexistent\/chromium/,
-    );
-  });
+  it.skipIf(noDocker)(
+    'with Chromium missing, a page task falls to the desktop: computer is offered for web.interact and its route says why',
+    () => {
+      process.env.AGENT_DESK_CHROMIUM = '/nonexistent/chromium';
+      opened = shippedRuntime(host);
+      const router = new ToolRouter(opened.h.rt.registry);
+      const offered = router.offer({ task: { sandbox: 'auto' } });
+      expect(tiersPerCapability(offered)['web.interact']).toEqual(['gui']);
+      expect(tiersPerCapability(offered)['web.read']).toEqual(['api']);
+      expect(names(offered)).toEqual(expect.arrayContaining(['computer', 'sandbox.browser_open']));
+      expect(names(offered).filter((n) => n.startsWith('browser.'))).toEqual([]);
+      const plan = router.plan({ tool: 'computer', args: { action: 'screenshot' }, task: { sandbox: 'auto' } });
+      expect(plan.candidates[0]!.reason).toMatch(
+        /^named in plan; web\.interact falls to the gui tier: browser\.\w+ is unavailable \(AGENT_DESK_CHROMIUM is \/nonexistent\/chromium/,
+      );
+    },
+  );
 
   it.skipIf(noDocker || noChromium)('a task with a desktop is offered the gui tier too; a task with sandbox "none" none of it', () => {
     opened = shippedRuntime(host);
     const router = new ToolRouter(opened.h.rt.registry);
-    expect(names(router.offer({ task: { sandbox: 'desktop' } }))).toEqual(expect.arrayContaining(['computer', 'browser.click', 'sandbox.exec']));
+    expect(names(router.offer({ task: { sandbox: 'desktop' } }))).toEqual(
+      expect.arrayContaining(['computer', 'browser.click', 'sandbox.exec']),
+    );
     expect(router.offer({ task: { sandbox: 'none' } }).filter((t) => t.tier === 'gui')).toEqual([]);
   });
 
-  it.skipIf(noChromium)('a plain GET that fails with a retryable error falls down to the browser, which reads the page; the route records both', async () => {
-    // A server that drops clients that are not a browser: http.request's GET is reset, Chromium gets the page.
-    const server: Server = createServer((req, res) => {
-      if (!String(req.headers['user-agent']).includes('Chrome')) return void req.socket.destroy();
-      res.setHeader('content-type', 'text/html');
-      res.end('<html><body><h1>Opening hours</h1><p>Mon-Fri 9-17</p></body></html>');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hours`;
-    try {
-      opened = shippedRuntime(new BrowserHost({ networkAllow: ['127.0.0.1:*'] }), { policy: { networkAllow: ['127.0.0.1:*'] } });
-      const { rt } = opened.h;
-      // Reading in the browser is navigate then extract_text: the fallback enters with navigate, the next step extracts.
-      const task = createPlaybookTask(
-        rt,
-        `name: read-hours\nsteps:\n  - tool: http.request\n    args: { method: GET, url: "${url}" }\n  - tool: browser.extract_text\n    args: {}\n`,
-      );
-      const done = await rt.engine.run(task.id);
-      expect(done.state, done.stateReason).toBe('succeeded');
-      const [step, extract] = rt.engine.steps(task.id).filter((s) => s.status === 'completed');
-      expect(step!.tool).toBe('browser.navigate');
-      expect(step!.args).toMatchObject({ url }); // the capability's own argument, not http.request's method
-      expect(step!.args).not.toHaveProperty('method');
-      expect(step!.route).toMatchObject({ tool: 'browser.navigate', tier: 'browser' });
-      expect(step!.route!.reason).toMatch(/^fallback: http\.request failed with a retryable error .*browser\.navigate provides web\.read \(browser tier\)/);
-      expect(step!.route!.attempts).toEqual([expect.objectContaining({ tool: 'http.request', tier: 'api', outcome: 'retryable_error' })]);
-      expect(JSON.stringify(extract!.output)).toContain('Mon-Fri 9-17');
-    } finally {
-      server.close();
-    }
-  });
+  it.skipIf(noChromium)(
+    'a plain GET that fails with a retryable error falls down to the browser, which reads the page; the route records both',
+    async () => {
+      // A server that drops clients that are not a browser: http.request's GET is reset, Chromium gets the page.
+      const server: Server = createServer((req, res) => {
+        if (!String(req.headers['user-agent']).includes('Chrome')) return void req.socket.destroy();
+        res.setHeader('content-type', 'text/html');
+        res.end('<html><body><h1>Opening hours</h1><p>Mon-Fri 9-17</p></body></html>');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hours`;
+      try {
+        opened = shippedRuntime(new BrowserHost({ networkAllow: ['127.0.0.1:*'] }), { policy: { networkAllow: ['127.0.0.1:*'] } });
+        const { rt } = opened.h;
+        // Reading in the browser is navigate then extract_text: the fallback enters with navigate, the next step extracts.
+        const task = createPlaybookTask(
+          rt,
+          `name: read-hours\nsteps:\n  - tool: http.request\n    args: { method: GET, url: "${url}" }\n  - tool: browser.extract_text\n    args: {}\n`,
+        );
+        const done = await rt.engine.run(task.id);
+        expect(done.state, done.stateReason).toBe('succeeded');
+        const [step, extract] = rt.engine.steps(task.id).filter((s) => s.status === 'completed');
+        expect(step!.tool).toBe('browser.navigate');
+        expect(step!.args).toMatchObject({ url }); // the capability's own argument, not http.request's method
+        expect(step!.args).not.toHaveProperty('method');
+        expect(step!.route).toMatchObject({ tool: 'browser.navigate', tier: 'browser' });
+        expect(step!.route!.reason).toMatch(
+          /^fallback: http\.request failed with a retryable error .*browser\.navigate provides web\.read \(browser tier\)/,
+        );
+        expect(step!.route!.attempts).toEqual([expect.objectContaining({ tool: 'http.request', tier: 'api', outcome: 'retryable_error' })]);
+        expect(JSON.stringify(extract!.output)).toContain('Mon-Fri 9-17');
+      } finally {
+        server.close();
+      }
+    },
+  );
 
   it('a POST never falls back: it is no web.read, and its failure may have had its effect', () => {
     opened = shippedRuntime(host);
@@ -171,7 +184,13 @@ describe('an MCP filesystem server below the fs.* tools (real server-filesystem)
 
   it('hides the server tools the fs.* tools already provide, and keeps those only it provides', () => {
     const offered = names(new ToolRouter(h.rt.registry).offer({ task }));
-    for (const hidden of ['mcp__fs__read_text_file', 'mcp__fs__read_file', 'mcp__fs__write_file', 'mcp__fs__edit_file', 'mcp__fs__list_directory'])
+    for (const hidden of [
+      'mcp__fs__read_text_file',
+      'mcp__fs__read_file',
+      'mcp__fs__write_file',
+      'mcp__fs__edit_file',
+      'mcp__fs__list_directory',
+    ])
       expect(offered).not.toContain(hidden);
     expect(offered).toEqual(expect.arrayContaining(['fs.read', 'fs.write', 'fs.list', 'mcp__fs__move_file', 'mcp__fs__create_directory']));
     expect(h.rt.registry.get('mcp__fs__read_text_file')?.capabilities).toEqual(['file.read']);

@@ -43,7 +43,8 @@ describe('conversation (incremental context)', () => {
     for (let n = 0; n < 300; n++) {
       conversation.push(exchangeAt(n));
       // Settle the calls of two steps ago, and once in a while revive an old failure (a re-run after "uncertain").
-      for (const call of conversation.exchanges[n - 2]?.calls ?? []) if (call.status === 'pending') conversation.settle(call, outcomeOf(call, n));
+      for (const call of conversation.exchanges[n - 2]?.calls ?? [])
+        if (call.status === 'pending') conversation.settle(call, outcomeOf(call, n));
       if (n % 50 === 49) {
         const old = conversation.exchanges[n - 45]!.calls[0]!;
         conversation.settle(old, { status: 'ok', result: `re-run ${n}` });
@@ -65,7 +66,9 @@ describe('conversation (incremental context)', () => {
       conversation.push(exchange);
       for (const call of exchange.calls) if (call.status === 'pending') conversation.settle(call, outcomeOf(call, n));
       for (const cut of [0, Math.floor(n / 2), n + 1]) {
-        expect(conversation.summary(cut, DEFAULT_CONTEXT)).toBe(compactExchanges(copy(conversation.exchanges.slice(0, cut)), DEFAULT_CONTEXT));
+        expect(conversation.summary(cut, DEFAULT_CONTEXT)).toBe(
+          compactExchanges(copy(conversation.exchanges.slice(0, cut)), DEFAULT_CONTEXT),
+        );
       }
     }
   });
@@ -77,7 +80,8 @@ describe('conversation (incremental context)', () => {
       let chars = 0;
       for (let n = 0; n < steps; n++) {
         conversation.push(exchangeAt(n));
-        for (const call of conversation.exchanges[n - 1]?.calls ?? []) if (call.status === 'pending') conversation.settle(call, outcomeOf(call, n));
+        for (const call of conversation.exchanges[n - 1]?.calls ?? [])
+          if (call.status === 'pending') conversation.settle(call, outcomeOf(call, n));
         const before = { ...estimateWork };
         buildContext(prefix, conversation);
         calls += estimateWork.calls - before.calls;

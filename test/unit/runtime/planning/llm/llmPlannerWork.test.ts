@@ -45,7 +45,11 @@ function echoModel(): ModelProvider {
 
 /** Plans `steps` echo steps, completing each as the engine would; the planner's reads and estimates per step. */
 async function workPerStep(steps: number): Promise<{ reads: number; estimates: number; chars: number }> {
-  const planner = new LlmPlanner({ provider: echoModel(), catalog: buildCatalog([echoTool]), prefix: () => ({ systemPrompt: 'sys', goal: 'echo' }) });
+  const planner = new LlmPlanner({
+    provider: echoModel(),
+    catalog: buildCatalog([echoTool]),
+    prefix: () => ({ systemPrompt: 'sys', goal: 'echo' }),
+  });
   const latest = new CountingMap();
   const all: Step[] = [];
   const state: PlannerState = { task: { id: 'tsk_work' } as Task, steps: all, latest, inputs: {}, env: {} };
@@ -73,7 +77,11 @@ async function workPerStep(steps: number): Promise<{ reads: number; estimates: n
     all.push(step);
     latest.set(step.index, step);
   }
-  return { reads: latest.reads / steps, estimates: (estimateWork.calls - before.calls) / steps, chars: (estimateWork.chars - before.chars) / steps };
+  return {
+    reads: latest.reads / steps,
+    estimates: (estimateWork.calls - before.calls) / steps,
+    chars: (estimateWork.chars - before.chars) / steps,
+  };
 }
 
 describe('LLM planner work per step', () => {
