@@ -57,7 +57,11 @@ export function renderAnthropic(answer: ScriptedAnswer, model: string, sse?: Sse
             : { type: 'input_json_delta', partial_json: piece };
       sse.event({ type: 'content_block_delta', index, delta }, 'content_block_delta');
     }
-    if (b.type === 'thinking') sse.event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig_scripted' } }, 'content_block_delta');
+    if (b.type === 'thinking')
+      sse.event(
+        { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig_scripted' } },
+        'content_block_delta',
+      );
     sse.event({ type: 'content_block_stop', index }, 'content_block_stop');
   });
   sse.event(

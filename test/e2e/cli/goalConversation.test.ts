@@ -84,7 +84,15 @@ describe('a goal task’s conversation through the CLI (local wire-protocol mode
       text: 'Saving what I learned.',
       toolCalls: [{ id: 'call_mem_41', name: 'memory_save', arguments: { text: 'The staging database lives in eu-west-3.' } }],
     });
-    const first = await agentDesk(['run', '--goal', 'Find where staging lives and remember it', '--workspace', workspace, '--checks', checks]);
+    const first = await agentDesk([
+      'run',
+      '--goal',
+      'Find where staging lives and remember it',
+      '--workspace',
+      workspace,
+      '--checks',
+      checks,
+    ]);
     expect(first.code, explain(first)).toBe(3); // memory.save asks before anything is remembered
     const taskId = /^(tsk_\w+)/m.exec(first.stdout)![1]!;
     const approvalId = /waiting for approval (\S+):/.exec(first.stdout)![1]!;

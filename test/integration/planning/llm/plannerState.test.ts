@@ -175,7 +175,9 @@ describe('one conversation per goal task, saved with its steps', () => {
     repo.save(task.id, newer);
     const waiting = await harness.rt.engine.run(task.id);
     expect(waiting.state).toBe('waiting_user');
-    expect(waiting.stateReason).toMatch(new RegExp(`planner state version ${PLANNER_STATE_VERSION + 1}; this Agent Desk reads versions 1 to ${PLANNER_STATE_VERSION}`));
+    expect(waiting.stateReason).toMatch(
+      new RegExp(`planner state version ${PLANNER_STATE_VERSION + 1}; this Agent Desk reads versions 1 to ${PLANNER_STATE_VERSION}`),
+    );
     expect(repo.load(task.id)).toEqual({ version: PLANNER_STATE_VERSION + 1, header: newer.header, turns: [] });
     expect(server.received('chat')).toHaveLength(0);
   });

@@ -37,7 +37,9 @@ describe('planner state records', () => {
 
   it('reports a damaged record by the path of each problem, never a stack trace', () => {
     const damaged = [{ role: 'assistant', text: 'x', calls: [{ id: 'c1', name: 'fs_write', tool: 'fs.write', index: -1 }] }];
-    const error = thrown(() => parsePlannerState({ version: PLANNER_STATE_VERSION, header: { queue: 'no', inboxSeq: 0 }, turns: damaged }, 'tsk_2'));
+    const error = thrown(() =>
+      parsePlannerState({ version: PLANNER_STATE_VERSION, header: { queue: 'no', inboxSeq: 0 }, turns: damaged }, 'tsk_2'),
+    );
     expect(error.code).toBe('internal');
     expect(error.message).toContain('the planner state of task tsk_2 is damaged');
     const paths = (error.details as { issues: { path: string }[] }).issues.map((i) => i.path);
