@@ -23,8 +23,8 @@ type Commit = ((write: () => void) => void) | undefined;
 /**
  * The durable side of an LLM planner's conversation: restores it once (from the saved state,
  * plus steps no saved turn accounts for), reads the user's unread messages, and saves each
- * answered model turn — with its queue, its events and, at the end, the task's answer — in one
- * transaction. Without a store it only rebuilds from the step rows, as planners did before.
+ * answered model turn — with its queue, its events and, at the end, the task's answer — as one
+ * write in the run's commit. Without a store it only rebuilds from the step rows, as before.
  */
 export class PlannerConversation {
   restored = false;
