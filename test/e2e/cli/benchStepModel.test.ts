@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox, explain } from '../../support/cliSandbox.js';
+
+describe('agent-desk bench step --planner model', () => {
+  const cli = new CliSandbox();
+  afterEach(async () => cli.cleanup());
+
+  it('runs a model-planned goal task per size and prints wall and CPU figures for early and late steps', async () => {
+    const result = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '220', '--json'], { timeoutMs: 120_000 });
+    expect(result.code, explain(result)).toBe(0);
+    const figures = result.json<{ planner: string; runs: Record<string, unknown>[] }>();
+    expect(figures.planner).toBe('model');
+    expect(figures.runs).toHaveLength(1);
+    expect(figures.runs[0]).toMatchObject({
+      steps: 220,
+      usPerStep: expect.any(Number),
+      earlyUsPerStep: expect.any(Number),
+      lateUsPerStep: expect.any(Number),
+      lateOverEarly: expect.any(Number),
+      cpu: { usPerStep: expect.any(Number), earlyUsPerStep: expect.any(Number), lateUsPerStep: expect.any(Number) },
+    });
+  });
+
+  it('an unknown planner or a size too small for the early and late windows is a usage error, not a stack trace', async () => {
+    const planner = await cli.run(['bench', 'step', '--planner', 'oracle', '--json']);
+    expect(planner.code).toBe(2);
+    expect(planner.json()).toEqual({
+      error: expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('--planner') }),
+    });
+    const small = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '50', '--json']);
+    expect(small.code).toBe(2);
+    expect(small.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+});
