@@ -6,6 +6,8 @@ import type { WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
 import { EffectGate } from './effectGate.js';
 import { guardRedirects, type RedirectHop } from './redirectGuard.js';
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** What a task's browser may reach and write: the host allowlist and the origins whose writes pass. */
 export interface BrowserPolicy {
   allow: readonly HostPattern[];
@@ -82,6 +84,8 @@ export class NetworkScreen {
       return route.abort('blockedbyclient');
     }
     this.lastActivityAt = Date.now();
+    // The read path pays nothing more: a GET that is not a main-frame navigation is no effect.
+    if (!navigation && READS.has(request.method())) return route.continue();
     const effect = requestEffect({
       method: request.method(),
       url: url.href,
@@ -104,7 +108,7 @@ export class NetworkScreen {
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
     const problem = this.hostProblem(url);
     const from = safeUrl(hop.from);
-    const movedWrite = !['GET', 'HEAD', 'OPTIONS'].includes(hop.method.toUpperCase()) && from?.origin !== url.origin;
+    const movedWrite = !READS.has(hop.method.toUpperCase()) && from?.origin !== url.origin;
     const reason = problem
       ? `redirect to ${url.href} blocked: ${problem.reason}`
       : movedWrite
