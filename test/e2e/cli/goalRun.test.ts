@@ -88,7 +88,7 @@ describe('agent-desk run --goal (LLM planner against a local wire-protocol model
     expect(run.json<RunJson>().task.state).toBe('succeeded');
     expect(server.received('chat')[0]!.body.model).toBe('gpt-test');
     const listed = await agentDesk(['secrets', 'list', '--json']);
-    expect(listed.json()).toEqual({ names: ['local-key'] });
+    expect(listed.json()).toEqual({ names: ['local-key'], secrets: [{ name: 'local-key', hosts: [] }] });
     expectKeyOnlyAtTheModel();
   });
 
@@ -110,7 +110,7 @@ describe('agent-desk run --goal (LLM planner against a local wire-protocol model
     try {
       const settings = await client.call('settings.get', {});
       expect(settings.config.models.defaultModel).toBe('local:gpt-test');
-      expect(await client.call('secrets.list', {})).toEqual({ names: ['local-key'] });
+      expect(await client.call('secrets.list', {})).toEqual({ names: ['local-key'], secrets: [{ name: 'local-key', hosts: [] }] });
       const created = await client.call('tasks.create', { goal: 'Write hello world into hello.txt', checks: [CHECK] });
       const done = await waitForTaskState(client, created.id, ['succeeded', 'failed'], 60_000);
       expect(done.state, done.stateReason).toBe('succeeded');
