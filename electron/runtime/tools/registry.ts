@@ -13,6 +13,8 @@ export type TaskToolFilter = (task: ToolUser) => ((tool: string) => boolean) | u
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private taskFilter: TaskToolFilter | undefined;
+  /** `list()` as last sorted; the router reads it every step, tools change rarely. */
+  private sorted: readonly AnyTool[] | undefined;
 
   /** Narrows the tools offered to a task (its agent's allowlist); the runtime sets it from its policy gate. */
   restrictPerTask(filter: TaskToolFilter): void {
@@ -32,10 +34,12 @@ export class ToolRegistry {
       });
     }
     this.tools.set(tool.name, tool);
+    this.sorted = undefined;
   }
 
   /** Removes a tool; returns false when there was none by that name. */
   unregister(name: string): boolean {
+    this.sorted = undefined;
     return this.tools.delete(name);
   }
 
@@ -46,7 +50,8 @@ export class ToolRegistry {
 
   /** All tools, sorted by name. */
   list(): AnyTool[] {
-    return [...this.tools.values()].sort(byName);
+    this.sorted ??= [...this.tools.values()].sort(byName);
+    return [...this.sorted];
   }
 
   /** Descriptors sorted by name, so prompts built from them stay byte-stable for caching. */

@@ -151,6 +151,7 @@ export class ToolRouter {
 
   /** Tools providing any of the capabilities, by tier then name. */
   private providersOf(capabilities: readonly string[]): AnyTool[] {
+    if (capabilities.length === 0) return [];
     return this.registry
       .list()
       .filter((tool) => tool.capabilities.some((c) => capabilities.includes(c)))
