@@ -33,6 +33,26 @@ describe('fs.write', () => {
     });
   });
 
+  it('cleaning up after an interrupted write removes only its own temp files, and only beside its target', async () => {
+    await fs.mkdir(path.join(fixture.workspace, 'notes'));
+    const keep = ['a.txt', '.a.txt.backup', '.a.txt.0123456789ab.tmp.keep', '.b.txt.0123456789ab.tmp', 'notes'];
+    for (const name of keep.slice(0, 4)) await fs.writeFile(path.join(fixture.workspace, name), 'x');
+    await fs.writeFile(path.join(fixture.workspace, '.a.txt.0123456789ab.tmp'), 'half');
+    await fs.writeFile(path.join(fixture.workspace, '.a.txt.fedcba987654.tmp'), 'half');
+    await fs.writeFile(path.join(fixture.workspace, 'notes', '.a.txt.0123456789ab.tmp'), 'other dir');
+    await fsWriteTool.cleanUpInterrupted!(
+      { path: 'a.txt', content: '', encoding: 'utf8', mode: 'overwrite' },
+      { workspace: fixture.workspace },
+    );
+    expect((await fs.readdir(fixture.workspace)).sort()).toEqual([...keep].sort());
+    expect(await fs.readdir(path.join(fixture.workspace, 'notes'))).toEqual(['.a.txt.0123456789ab.tmp']);
+    // Nothing left, or no directory at all: not an error.
+    await fsWriteTool.cleanUpInterrupted!(
+      { path: 'gone/a.txt', content: '', encoding: 'utf8', mode: 'overwrite' },
+      { workspace: fixture.workspace },
+    );
+  });
+
   it('leaves no temporary file next to the target', async () => {
     await write({ path: 'a.txt', content: 'one' });
     await write({ path: 'a.txt', content: 'two' });
