@@ -18,7 +18,7 @@ steps:
 `;
 
 /** True when the focused element is inside the open dialog. */
-const focusInDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+const focusInDialog = (page: Page) => page.evaluate<boolean>(`Boolean(document.activeElement?.closest('[role="dialog"]'))`);
 const succeeded = (page: Page) => page.locator('[data-testid="task-detail"][data-task-state="succeeded"]').waitFor(WAIT);
 
 describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -54,7 +54,7 @@ describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`
       }
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached', ...WAIT });
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Review');
+      expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe('Review');
 
       // One stray A does not approve a delete: it arms, another key disarms, A then Enter approves.
       await review.click();

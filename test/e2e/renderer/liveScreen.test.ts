@@ -82,7 +82,7 @@ describe.skipIf(skip)(`live screen and takeover in the web UI${skip ? ` (skipped
       await dialog.waitFor(WAIT);
       await page.keyboard.press('a');
       // A payment-like click takes a second key: A arms it, Enter confirms.
-      await page.waitForFunction(() => !document.querySelector('[role="dialog"]') || document.querySelector('[data-testid="approve-armed"]'));
+      await page.waitForFunction(`!document.querySelector('[role="dialog"]') || document.querySelector('[data-testid="approve-armed"]')`);
       if (await page.getByTestId('approve-armed').count()) await page.keyboard.press('Enter');
       const done = await waitForTaskState(client, taskId, ['succeeded', 'failed'], 180_000);
       expect(done.state, done.stateReason).toBe('succeeded');

@@ -42,7 +42,7 @@ describe.skipIf(skip)(`the UI never strands the user${skip ? ` (skipped: ${skip}
     const first = await serveOn(cli, port);
     const { page, problems } = await openUi(ui.browser, first);
     await page.getByTestId('state-empty').waitFor(WAIT);
-    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.evaluate('window.sameDocument = true');
 
     await first.child.kill('SIGTERM');
     const banner = page.getByRole('alert').filter({ hasText: 'Connection to the runtime lost' });
@@ -71,9 +71,9 @@ describe.skipIf(skip)(`the UI never strands the user${skip ? ` (skipped: ${skip}
     const third = await serveOn(cli, port);
     expect(third.info.token).toBe(token);
     await page.getByRole('button', { name: 'Connect' }).waitFor(WAIT);
-    await page.evaluate((t) => (window.location.hash = `#token=${encodeURIComponent(t)}`), token);
+    await page.evaluate(`window.location.hash = ${JSON.stringify(`#token=${encodeURIComponent(token)}`)}`);
     await page.getByRole('link', { name: 'after-restart' }).waitFor(WAIT);
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.evaluate<boolean>('window.sameDocument === true')).toBe(true); // no reload
     expect(page.url()).not.toContain('token=');
     // The refused reconnect attempts log WebSocket errors in the console; page errors would be bugs.
     expect(problems.filter((p) => p.startsWith('page error'))).toEqual([]);

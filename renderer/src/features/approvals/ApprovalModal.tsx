@@ -4,7 +4,14 @@ import { ApprovalPreview } from '../../components/ApprovalPreview.js';
 import { Modal } from '../../components/Modal.js';
 import { StateView } from '../../components/StateView.js';
 import { useApp, useT } from '../useApp.js';
-import { isTyping, needsConfirmKey } from './approvalKeys.js';
+import { needsConfirmKey } from './approvalKeys.js';
+
+/** True when a key press is typing into a field rather than a shortcut (radio buttons and checkboxes are not typing). */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return target.type !== 'radio' && target.type !== 'checkbox';
+  return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
+}
 
 const REMEMBER_KEYS = { once: 'remember.once', task: 'remember.task', always: 'remember.always' } as const;
 

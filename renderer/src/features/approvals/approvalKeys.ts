@@ -7,10 +7,3 @@ const CONFIRM_RISKS: ReadonlySet<string> = new Set(['payment', 'delete', 'send',
 export function needsConfirmKey(approval: Pick<Approval, 'risks' | 'rememberable'>): boolean {
   return !approval.rememberable || approval.risks.some((r) => CONFIRM_RISKS.has(r));
 }
-
-/** True when a key press is typing into a field rather than a shortcut (radio buttons and checkboxes are not typing). */
-export function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target instanceof HTMLInputElement) return target.type !== 'radio' && target.type !== 'checkbox';
-  return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
-}
