@@ -38,7 +38,12 @@ export function filledRoutes(routes: SecurityCase['routes'], vars: CaseVars): Pa
         p,
         typeof route === 'string'
           ? fill(route, vars)
-          : { ...route, body: fill(route.body, vars), ...(route.redirect !== undefined && { redirect: fill(route.redirect, vars) }) },
+          : {
+              ...route,
+              body: fill(route.body, vars),
+              headers: Object.fromEntries(Object.entries(route.headers).map(([k, v]) => [k, fill(v, vars)])),
+              ...(route.redirect !== undefined && { redirect: fill(route.redirect, vars) }),
+            },
       ]),
     );
   }

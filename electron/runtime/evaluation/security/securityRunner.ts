@@ -91,6 +91,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     ...sites.origins,
     siteHost: hostOf(sites.origins.site),
     otherHost: hostOf(sites.origins.other),
+    otherPort: new URL(sites.origins.other).port,
     apiHost: hostOf(sites.origins.api),
     workspace,
     secretName: deps.secretName,
