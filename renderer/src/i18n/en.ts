@@ -267,6 +267,7 @@ export const en = {
   'detail.stop': 'Stop',
   'detail.pause': 'Pause',
   'detail.resume': 'Resume',
+  'detail.saveAsPlaybook': 'Save as playbook',
   'detail.runAgain': 'Run again',
   'detail.message': 'Message the task',
   'detail.messageHint': 'The model reads this in its next request (Enter sends, Shift+Enter for a new line)',

@@ -268,6 +268,7 @@ export const zhCN: Record<MessageKey, string> = {
   'detail.stop': '停止',
   'detail.pause': '暂停',
   'detail.resume': '继续',
+  'detail.saveAsPlaybook': '另存为剧本',
   'detail.runAgain': '再次运行',
   'detail.message': '给任务发消息',
   'detail.messageHint': '模型会在下一次请求中读到（回车发送，Shift+回车换行）',

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useLocalModel } from '../../support/cliSandbox.js';
@@ -92,6 +93,12 @@ describe.skipIf(skip)(`the task as a conversation${skip ? ` (skipped: ${skip})` 
     expect(usage).toMatch(/^1 steps · \d+ tokens · \$/);
     expect(await page.getByRole('button', { name: 'Run again' }).isVisible()).toBe(true);
     await shot(page, 'en-20-conversation');
+    // A succeeded goal task is saved as a playbook (tasks.record), downloaded as YAML.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as playbook' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.yaml$/);
+    const saved = await readFile((await download.path())!, 'utf8');
+    expect(saved).toContain('fs.write');
+    expect(saved).toContain('hello.txt');
     expect(problems).toEqual([]);
     await page.context().close();
   });

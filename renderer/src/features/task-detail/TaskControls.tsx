@@ -3,13 +3,15 @@ import { ENDED_STATES } from '../../stores/contractValues.js';
 import { ActionError } from '../ActionError.js';
 import { useApp, useT } from '../useApp.js';
 import { useAction } from '../useRemote.js';
+import { downloadText } from './downloadText.js';
 import { rerunParams } from './rerun.js';
 
-/** Stop, Pause and Resume while the task runs (each enabled when it applies); Run again once it ended. */
+/** Stop, Pause and Resume while the task runs (each enabled when it applies); Run again once it ended, and Save as playbook once a goal task succeeded. */
 export function TaskControls({ task }: { task: Task }) {
   const t = useT();
   const controlTask = useApp((s) => s.controlTask);
   const createTaskWith = useApp((s) => s.createTaskWith);
+  const client = useApp((s) => s.client);
   const action = useAction();
   const ended = ENDED_STATES.includes(task.state);
 
@@ -27,6 +29,20 @@ export function TaskControls({ task }: { task: Task }) {
         >
           {t('detail.runAgain')}
         </button>
+        {task.state === 'succeeded' && task.plan.kind === 'goal' && client && (
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() =>
+              void action.run(async () => {
+                const { yaml, playbook } = await client.call('tasks.record', { taskId: task.id });
+                downloadText(`${playbook.name}.yaml`, yaml, 'text/yaml');
+              })
+            }
+          >
+            {t('detail.saveAsPlaybook')}
+          </button>
+        )}
         <ActionError error={action.error} />
       </div>
     );
