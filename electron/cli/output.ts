@@ -1,4 +1,5 @@
 import { AgentDeskError, toErrorShape } from '../runtime/errors.js';
+import { storeFailure } from '../runtime/store/openErrors.js';
 
 /** Exit codes: scripts can tell success, failure, waiting and bad usage apart. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
@@ -7,7 +8,9 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
 export const printJson = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /** Reports an error: `{error:{code,message,details}}` with --json, a readable line otherwise. */
-export function reportError(error: unknown, json: boolean): number {
+export function reportError(thrown: unknown, json: boolean): number {
+  // A SQLite failure (corrupt page, full disk) is bad state the user can fix, not an internal error.
+  const error = storeFailure(thrown) ?? thrown;
   const shape = toErrorShape(error);
   if (json) printJson({ error: shape });
   else process.stderr.write(`agent-desk: ${shape.message}\n`);

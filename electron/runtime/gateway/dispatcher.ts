@@ -9,6 +9,7 @@ import {
 } from '../../contract/index.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
 import { hasScope, missingScopeMessage } from '../policy/scopes.js';
+import { storeFailure } from '../store/openErrors.js';
 import type { CallContext, Handlers } from './handlers.js';
 import { createIdempotencyGuard, paramsDigest, type IdempotencyStore } from './idempotency.js';
 import { eventsSubscribeHandler } from './subscriptions.js';
@@ -139,6 +140,9 @@ function echoableId(raw: unknown): string | number | null {
 /** Deliberate errors keep their shape; anything else is a bug, logged here and sent generically. */
 function toSafeShape(error: unknown, raw: unknown, log: GatewayLog): ErrorShape {
   if (error instanceof AgentDeskError) return error.toShape();
+  // A broken disk or database is the user's to fix: say so plainly, not "internal error".
+  const store = storeFailure(error);
+  if (store) return store.toShape();
   const method = typeof raw === 'object' && raw !== null ? (raw as { method?: unknown }).method : undefined;
   try {
     log('handler failed unexpectedly', { method, error });

@@ -76,3 +76,24 @@ export function badStateError(error: unknown, file: string, home: string): unkno
   if (!bad) return error;
   return new AgentDeskError('bad_state', `${bad.what}: ${bad.todo}`, { state: bad.state, file, cause: code });
 }
+
+/** What a store failure met mid-run means for the user, by SQLite result code. */
+const RUNNING_STORE_FAILURES: readonly [RegExp, string, string][] = [
+  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt', 'the database is corrupt: stop Agent Desk, move agent-desk.db aside (or restore a backup), then start again'],
+  [/^SQLITE_FULL/, 'disk_full', 'the disk holding the data folder is full: free some space, then retry'],
+  [/^SQLITE_READONLY/, 'read_only', 'the database became read-only: make the data folder writable again, then retry'],
+  [/^SQLITE_IOERR/, 'io_error', 'the disk failed to read or write the database: check the disk, then retry'],
+];
+
+/**
+ * A SQLite failure met while serving a call (after a good start) as `bad_state`, or undefined for
+ * any other error. Callers show its one line instead of a generic internal error and a stack.
+ */
+export function storeFailure(error: unknown): AgentDeskError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return undefined;
+  const match = RUNNING_STORE_FAILURES.find(([pattern]) => pattern.test(code));
+  if (!match) return undefined;
+  const [, state, message] = match;
+  return new AgentDeskError('bad_state', `${message} (${code})`, { state, cause: code });
+}

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,18 @@ describe('a broken data folder gets one clear line, exit 2', () => {
     const file = path.join(cli.home, 'agent-desk.db');
     truncateSync(file, statSync(file).size - 3 * 4096);
     expect(await expectOneLine(cli.home, 'corrupt')).toMatch(/is corrupt or truncated \(SQLITE_CORRUPT\)/);
+  });
+
+  it('a database whose later pages are garbage: the first query that reads them says so', async () => {
+    cli = new CliSandbox();
+    for (let i = 0; i < 3; i++) expect((await cli.run(['run', examplePlaybook('inventory-report.yaml'), '--json'])).code).toBe(0);
+    const file = path.join(cli.home, 'agent-desk.db');
+    const size = statSync(file).size;
+    const from = Math.floor((size * 0.75) / 4096) * 4096;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size - from, 0xa5), 0, size - from, from);
+    closeSync(fd);
+    expect(await expectOneLine(cli.home, 'corrupt')).toMatch(/corrupt.*(move it aside|move agent-desk\.db aside)/);
   });
 
   it('a home that is a file', async () => {
