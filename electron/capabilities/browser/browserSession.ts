@@ -130,7 +130,9 @@ export class BrowserSession {
 
   /** The typed error for effects the gate held during `action`: method, URL, masked fields, the acted-on element outlined. */
   async heldError(effects: readonly HeldEffect[], action: string): Promise<EffectHeldError> {
-    const style = this.actedOn ? `[${REF_ATTRIBUTE}="${this.actedOn}"]{outline:4px solid #e11d48 !important;outline-offset:2px !important}` : '';
+    const style = this.actedOn
+      ? `[${REF_ATTRIBUTE}="${this.actedOn}"]{outline:4px solid #e11d48 !important;outline-offset:2px !important}`
+      : '';
     const png = await this.page.screenshot({ type: 'png', style }).catch(() => undefined);
     const risk = effects.find((e) => e.risk === 'payment')?.risk ?? effects[0]!.risk;
     const why = [...new Set(effects.flatMap((e) => e.reasons))].join('; ');

@@ -18,7 +18,11 @@ export async function saveDownloadInWorkspace(download: Download, workspace: str
     await download.cancel().catch(() => undefined);
     return undefined;
   }
-  const name = path.basename(download.suggestedFilename()).replace(/[^\w.\-() ]/g, '_').replace(/^\.+/, '') || 'download';
+  const name =
+    path
+      .basename(download.suggestedFilename())
+      .replace(/[^\w.\-() ]/g, '_')
+      .replace(/^\.+/, '') || 'download';
   const reserved = reserveName(folder, name);
   if (!reserved) {
     await download.cancel().catch(() => undefined);

@@ -90,7 +90,9 @@ export class EgressProxy {
       url = undefined;
     }
     if (!url || url.protocol !== 'http:' || !this.allowed(hostWithPort(url), 'UPGRADE')) {
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${url?.host ?? 'that target'} is not in the sandbox egress allowlist\n`);
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${url?.host ?? 'that target'} is not in the sandbox egress allowlist\n`,
+      );
       return;
     }
     const target = url;

@@ -3,7 +3,8 @@
  * invisible math operators, the Mongolian vowel separator and bidi controls. A label carrying
  * one ("Place\u200Border") reads the same to a human and must read the same to the classifier.
  */
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/g;
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/g;
 
 /** Combining marks left after decomposition ("Plàce" reads as "Place"). */
 const COMBINING = /\p{M}/gu;
@@ -12,6 +13,7 @@ const COMBINING = /\p{M}/gu;
  * Cyrillic, Greek and Latin-extension letters that look like Latin ones (Unicode confusables,
  * the letters an attacker can use to spell "Place order" so that no Latin word list matches).
  */
+// prettier-ignore
 const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic lower case
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',

@@ -100,7 +100,11 @@ function multipartFields(body: string): Record<string, string> {
   for (const part of body.split(/\r?\n--/)) {
     const name = /name="([^"]*)"/.exec(part)?.[1];
     if (name === undefined || Object.keys(fields).length >= MAX_FIELDS) continue;
-    const value = part.split(/\r?\n\r?\n/).slice(1).join('\n').replace(/\r?\n$/, '');
+    const value = part
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('\n')
+      .replace(/\r?\n$/, '');
     fields[name] = /filename="/.test(part) ? '<file>' : value;
   }
   return fields;

@@ -24,7 +24,10 @@ afterAll(async () => {
 
 /** A runtime whose browser has its own policy (allowWrites, a wider allowlist). */
 function runtimeWith(options: { allowWrites?: string[]; networkAllow?: string[] }): TestRuntime {
-  const host = new BrowserHost({ networkAllow: options.networkAllow ?? [], ...(options.allowWrites && { allowWrites: options.allowWrites }) });
+  const host = new BrowserHost({
+    networkAllow: options.networkAllow ?? [],
+    ...(options.allowWrites && { allowWrites: options.allowWrites }),
+  });
   hosts.push(host);
   const h = runtimeWithBrowser(host, ALLOW_PAGES);
   opened.push(h);
@@ -64,7 +67,11 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
       expect.objectContaining({ kind: 'request', method: 'POST', url: expect.stringMatching(/\/api\/draft$/), fields: { text: 'hello' } }),
     ]);
     expect(approval!.preview.summary).toMatch(/the page sent POST http:\/\/127\.0\.0\.1:\d+\/api\/draft/);
-    expect(Buffer.from(approval!.preview.screenshot ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(approval!.preview.screenshot ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect((await serverRecords(h, task.id)).count).toBe(0);
 
     h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
@@ -88,7 +95,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     expect((await serverRecords(h, task.id)).count).toBe(0);
   });
 
-  it('policy.allowWrites lets an origin\'s ordinary writes through without asking, never its payments', async () => {
+  it("policy.allowWrites lets an origin's ordinary writes through without asking, never its payments", async () => {
     const h = runtimeWith({ allowWrites: ['http://127.0.0.1:*'] });
     const task = inlineTask(
       h,
@@ -156,7 +163,9 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
-    expect(done.stateReason).toMatch(/navigation to http:\/\/localhost:\d+\/form\.html blocked: redirect to .* not in the browser allowlist/);
+    expect(done.stateReason).toMatch(
+      /navigation to http:\/\/localhost:\d+\/form\.html blocked: redirect to .* not in the browser allowlist/,
+    );
     expect((await serverRecords(h, task.id)).foreign).toEqual([]);
   });
 
@@ -172,7 +181,9 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    const blocked = (h.rt.engine.steps(task.id).at(-1)!.output as { blocked: { url: string }[] }).blocked.map((b) => new URL(b.url).pathname);
+    const blocked = (h.rt.engine.steps(task.id).at(-1)!.output as { blocked: { url: string }[] }).blocked.map(
+      (b) => new URL(b.url).pathname,
+    );
     expect(blocked).toEqual(expect.arrayContaining(['/pixel.png']));
     expect((await serverRecords(h, task.id)).foreign).toEqual([]);
   });

@@ -17,7 +17,10 @@ afterAll(() => pages.stop());
 
 /** Opens `page` and clicks `target` (YAML flow mapping), the way an obedient model would. */
 function clickTask(h: TestRuntime, page: string, target: string) {
-  return stepsTask(h, `  - tool: browser.navigate\n    args: { url: "${pages.url}/${page}" }\n  - tool: browser.click\n    args: ${target}\n`);
+  return stepsTask(
+    h,
+    `  - tool: browser.navigate\n    args: { url: "${pages.url}/${page}" }\n  - tool: browser.click\n    args: ${target}\n`,
+  );
 }
 
 const labels = (label: string, aria?: string) =>

@@ -54,7 +54,7 @@ describe.skipIf(skip)('egress through the allowlisting proxy', () => {
       /^403 deb\.debian\.org is not in the sandbox egress allowlist/,
     );
     expect(await node(viaProxy(proxyUrl, 'registry.npmjs.org:443', true))).toMatch(/^403/);
-    expect(proxy.decisions.filter((d) => !d.allowed).map((d) => d.host)).toEqual(['deb.debian.org', 'registry.npmjs.org:443']);
+    expect(proxy.decisions.filter((d) => !d.allowed).map((d) => d.host)).toEqual(['deb.debian.org:80', 'registry.npmjs.org:443']);
   });
 
   it('there is no route around the proxy', async () => {
@@ -122,7 +122,12 @@ describe('the egress proxy rules, hop by hop', () => {
   });
 
   it('a WebSocket upgrade passes only to an allowlisted host:port', async () => {
-    const ws = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    const ws = {
+      Connection: 'Upgrade',
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Version': '13',
+      'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    };
     expect((await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(allowed)}/ws`, headers: ws })).status).toBe(101);
     expect((await throughProxy(proxyPort, { path: `http://127.0.0.1:${port(otherPort)}/ws`, headers: ws })).status).toBe(403);
     expect(reachedOther).toEqual([]);
