@@ -123,6 +123,16 @@ export class TaskEngine {
     return this.runs.has(taskId);
   }
 
+  /**
+   * A write about a task (e.g. its `model.call` trace event), joined to the run's next commit when
+   * the task runs in this process, so a per-step record costs no commit of its own; else at once.
+   */
+  writeWithRun(taskId: string, write: () => void): void {
+    const run = this.runs.get(taskId);
+    if (run) run.commitWrite(write);
+    else write();
+  }
+
   get(taskId: string): Task {
     const task = this.deps.store.tasks.get(taskId);
     if (!task) throw new AgentDeskError('not_found', `no task ${taskId}`);

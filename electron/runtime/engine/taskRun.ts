@@ -491,7 +491,7 @@ export class TaskRun {
   }
 
   /** A planner's write, joined to the next step record or transition (one commit, not two). */
-  private readonly commitWrite = (write: () => void): void => this.write(write, true);
+  readonly commitWrite = (write: () => void): void => this.write(write, true);
 
   private async startServices(): Promise<void> {
     if (this.plan.services.length === 0) return;

@@ -29,7 +29,8 @@ export function meteredTaskProvider(rt: AgentRuntime, task: Task, model: ModelPr
   const metered = new MeteredProvider(model, {
     clock: rt.options.clock ?? systemClock,
     prices: models.prices,
-    onCall: (call) => void rt.trace.append(task.id, 'model.call', { ...call }),
+    // With the step the call leads to, in one commit (at most the run's lazy-write delay late).
+    onCall: (call) => rt.engine.writeWithRun(task.id, () => void rt.trace.append(task.id, 'model.call', { ...call })),
   });
   // Whatever the model is shown (tool results, goal, project context) passes the redactor.
   return new RedactingProvider(metered, rt.redactor);
