@@ -83,7 +83,7 @@ function resultOf(
   rt: AgentRuntime,
   extra: { cachedPromptTokens: number; malformed: number; cacheHits: number },
 ): EvalTaskResult {
-  const failureType = failureTypeOf(task);
+  const failureType = failureTypeOf(task, rt.store.steps.forTask(task.id).filter((s) => s.status === 'denied').length);
   return {
     name: spec.name,
     state: task.state,

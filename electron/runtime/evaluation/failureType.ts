@@ -14,9 +14,14 @@ export type FailureType =
   | 'waiting'
   | 'other';
 
-/** Classifies a finished task by the reason the engine recorded. */
-export function failureTypeOf(task: Task): FailureType | undefined {
+/**
+ * Classifies a finished task by the reason the engine recorded. A denial goes back to the model
+ * as a tool error, so a goal task whose approval was denied usually ends on its checks: with
+ * `deniedSteps`, that failure is put down to the denial, its cause.
+ */
+export function failureTypeOf(task: Task, deniedSteps = 0): FailureType | undefined {
   if (task.state === 'succeeded') return undefined;
+  if (deniedSteps > 0 && task.state === 'failed' && /acceptance check failed/.test(task.stateReason ?? '')) return 'approval_denied';
   if (task.state !== 'failed' && task.state !== 'cancelled') return 'waiting';
   const reason = task.stateReason ?? '';
   const rules: [RegExp, FailureType][] = [
