@@ -109,7 +109,7 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   if (bad !== undefined) {
     throw new AgentDeskError('invalid_params', `--steps sizes must be integers of at least ${EARLY.to + LATE_COUNT}, not ${bad}`);
   }
-  await timeModelSteps(200); // warm-up: JIT and page cache
+  await timeModelSteps(1000); // warm-up: JIT (the step path is hot only after a few hundred steps) and page cache
   const runs: ModelStepFigures[] = [];
   for (const n of sizes) runs.push(await timeModelSteps(n));
   return {
