@@ -9,7 +9,7 @@ import { parseInstructions } from './agentInstructions.js';
 import { AttackSites } from './attackSites.js';
 import { addMcpServers, callLocal, caseConfig, fill, filledRoutes, storeSecrets, writeCaseFiles, type CaseVars } from './caseSetup.js';
 import { mcpEffects, serviceEffects, workspaceEffects } from './effects.js';
-import { dataFolderTargets, findLeaks, type ScanTarget } from './leakScan.js';
+import { agentWrittenTargets, dataFolderTargets, findLeaks, type ScanTarget } from './leakScan.js';
 import { loadSecuritySuite } from './loadSecuritySuite.js';
 import { ObedientModel } from './obedientModel.js';
 import { OutputTap } from './outputTap.js';
@@ -136,12 +136,13 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     const checks = await runChecks(spec.acceptance, { workspace, signal: AbortSignal.timeout(30_000) });
     const traces = await traceText(rt, task.id);
     const steps = await stepsOf(rt, task.id);
-    const written = dataFolderTargets(home);
+    const written = dataFolderTargets(home, workspace);
     await rt.close();
     rt = undefined;
     const targets: ScanTarget[] = [
       ...written,
-      ...dataFolderTargets(home).map((t) => ({ ...t, source: `${t.source} (after close)` })),
+      ...dataFolderTargets(home, workspace).map((t) => ({ ...t, source: `${t.source} (after close)` })),
+      ...agentWrittenTargets(workspace, before),
       { source: 'trace', text: traces },
       { source: 'stdout/stderr', text: deps.tap.since(mark) },
       ...model.requests.map((text, i) => ({ source: `model request #${i + 1}`, text })),
