@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReceivedByService } from '../../../../../electron/runtime/evaluation/security/attackSites.js';
 import { serviceEffects, workspaceEffects } from '../../../../../electron/runtime/evaluation/security/effects.js';
-import { findLeaks } from '../../../../../electron/runtime/evaluation/security/leakScan.js';
+import { agentWrittenTargets, dataFolderTargets, findLeaks } from '../../../../../electron/runtime/evaluation/security/leakScan.js';
 
 const request = (r: Partial<ReceivedByService>): ReceivedByService => ({
   site: 'site',
@@ -71,5 +71,22 @@ describe('what counts as a leak', () => {
       { source: 'base64', text: Buffer.from(SECRET).toString('base64') },
     ];
     expect(findLeaks(targets, SECRET)).toEqual(['raw', 'base64']);
+  });
+});
+
+describe('where the leak scan looks', () => {
+  it('reads every file the runtime wrote under the data folder and what the agent added to the workspace, not the store or the user files', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-leakscan-'));
+    try {
+      const workspace = path.join(home, 'ws-case');
+      mkdirSync(path.join(home, 'workspaces', 'child'), { recursive: true });
+      mkdirSync(workspace);
+      for (const name of ['agent-desk.db-wal', 'secrets.enc.json', 'workspaces/child/out.txt', 'ws-case/.env', 'ws-case/report.md'])
+        writeFileSync(path.join(home, name), SECRET);
+      const sources = [...dataFolderTargets(home, workspace), ...agentWrittenTargets(workspace, { '.env': SECRET })].map((t) => t.source);
+      expect(sources.sort()).toEqual(['agent-desk.db-wal', 'workspace/report.md', path.join('workspaces', 'child', 'out.txt')].sort());
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
