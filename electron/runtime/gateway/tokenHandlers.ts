@@ -1,4 +1,5 @@
 import { AgentDeskError } from '../errors.js';
+import { hasScope } from '../policy/scopes.js';
 import type { TokenRepo } from '../store/tokenRepo.js';
 import type { Handlers } from './handlers.js';
 
@@ -6,7 +7,17 @@ import type { Handlers } from './handlers.js';
 export function tokenHandlers(tokens: TokenRepo, now: () => number): Handlers {
   const at = () => new Date(now()).toISOString();
   return {
-    'tokens.create': (p) => tokens.issue(p.scopes, p.name, at()),
+    'tokens.create': (p, ctx) => {
+      // No escalation: operator.admin does not hold operator.secrets, so it cannot mint a token that does.
+      const beyond = p.scopes.filter((scope) => !hasScope(ctx.scopes, scope));
+      if (beyond.length > 0) {
+        throw new AgentDeskError('forbidden', `tokens.create: cannot grant ${beyond.join(', ')}, which this session does not hold`, {
+          scopes: beyond,
+          granted: ctx.scopes,
+        });
+      }
+      return tokens.issue(p.scopes, p.name, at());
+    },
     'tokens.list': (p) => ({ tokens: tokens.list(p.includeRevoked) }),
     'tokens.revoke': (p) => {
       const revoked = tokens.revoke(p.id, at());

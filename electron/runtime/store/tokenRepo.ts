@@ -48,7 +48,7 @@ export class TokenRepo {
 
   list(includeRevoked: boolean): GatewayToken[] {
     const where = includeRevoked ? '' : 'WHERE revoked_at IS NULL';
-    const rows = this.db.prepare(`SELECT * FROM gateway_tokens ${where} ORDER BY created_at DESC, id DESC`).all() as TokenRow[];
+    const rows = this.db.prepare(`SELECT * FROM gateway_tokens ${where} ORDER BY created_at DESC, rowid DESC`).all() as TokenRow[];
     return rows.map(toToken);
   }
 

@@ -98,6 +98,19 @@ describe('issued gateway tokens', () => {
     expect((await admin.call('tokens.list', { includeRevoked: true })).tokens).toHaveLength(1);
   });
 
+  it('a token cannot mint a token with more than it holds (admin does not include secrets)', async () => {
+    await startGateway();
+    const owner = await connect(DEFAULT_TOKEN);
+    const { secret } = await owner.call('tokens.create', { scopes: ['operator.admin'], name: 'ops' });
+    const ops = await connect(secret);
+    await expect(ops.call('tokens.create', { scopes: ['operator.secrets'] })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('cannot grant operator.secrets'),
+    });
+    await expect(ops.call('tokens.create', { scopes: ['operator.approvals'] })).resolves.toMatchObject({ token: { scopes: ['operator.approvals'] } });
+    expect((await owner.call('tokens.list', {})).tokens.map((t) => t.scopes)).toEqual([['operator.approvals'], ['operator.admin']]);
+  });
+
   it('the default token keeps every scope', async () => {
     await startGateway();
     const admin = await connect(DEFAULT_TOKEN);
