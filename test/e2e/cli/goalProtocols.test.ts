@@ -6,8 +6,11 @@ import { ModelServer, type ModelRoute } from '../../support/modelServer.js';
 import { missing } from '../../support/requirements.js';
 
 // The first thing a real user does: a goal task on a machine with Docker, where the `computer`
-// tool is offered. The wire servers reject what the real APIs reject, so a tool list the real
-// services would answer with 400 fails here too.
+// tool is offered (here with no host Chromium, so pages fall to the desktop: with Chromium the
+// browser tier serves them and `computer` is offered only to a task with a desktop). The wire
+// servers reject what the real APIs reject, so a tool list the real services would answer with
+// 400 fails here too.
+const NO_HOST_CHROMIUM = { AGENT_DESK_CHROMIUM: '/nonexistent/chromium' };
 
 const KEY = 'sk-proto-5c1e9a7b3d2f4e6a';
 const CHECK = { type: 'file_contains', name: 'greeting', path: 'hello.txt', text: 'hello world' };
@@ -49,6 +52,7 @@ describe.skipIf(noDocker)(`a goal task on every wire protocol with Docker presen
         ['run', '--goal', 'Write hello world into hello.txt', '--checks', path.join(cli.home, 'checks.json'), '--json'],
         {
           timeoutMs: 90_000,
+          env: NO_HOST_CHROMIUM,
         },
       );
       expect(server.rejections, JSON.stringify(server.rejections)).toEqual([]);
