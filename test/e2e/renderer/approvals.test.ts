@@ -99,4 +99,32 @@ describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('the dialog, the conversation and the Grants page in 简体中文', async () => {
+    requireBuiltUi();
+    const serve = await startServe(ui.home());
+    const { page, problems } = await openUi(ui.browser, serve);
+    await page.getByTestId('locale-switch').selectOption('zh-CN');
+    await page.getByRole('navigation').getByRole('link', { name: '新建任务' }).click();
+    await page.getByTestId('mode-playbook').check();
+    await page.getByRole('button', { name: '改为用 YAML 编写剧本' }).click();
+    await page.getByTestId('playbook-yaml').fill(TIDY);
+    await page.getByTestId('create-task').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor(WAIT);
+    expect(await dialog.getByTestId('approval-task').textContent()).toContain('任务：tidy-log');
+    for (const name of ['仅此一次', '本任务内', '始终']) expect(await dialog.getByRole('radio', { name }).count()).toBe(1);
+    await page.keyboard.press('a');
+    expect(await page.getByTestId('approve-armed').textContent()).toBe('按回车键批准，按其他任意键取消。');
+    await shot(page, 'zh-CN-21-approval-in-context');
+    await page.keyboard.press('Enter');
+    await succeeded(page);
+    const toolbar = page.getByRole('toolbar', { name: '任务控制' });
+    expect(await toolbar.getByRole('button', { name: '再次运行' }).count()).toBe(1);
+    await page.getByRole('navigation').getByRole('link', { name: '授权' }).click();
+    await page.getByText('没有已记住的审批。').waitFor(WAIT);
+    await shot(page, 'zh-CN-22-grants');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -7,6 +7,7 @@ import { useApp, useT } from '../useApp.js';
 export function ApprovalsInbox({ openId }: { openId?: string }) {
   const t = useT();
   const approvals = useApp((s) => s.approvals);
+  const tasks = useApp((s) => s.tasks);
   const status = useApp((s) => s.approvalsStatus);
   const reload = useApp((s) => s.loadApprovals);
   const open = useApp((s) => s.openApproval);
@@ -36,7 +37,7 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
         <ul className="inbox">
           {pending.map((a) => (
             <li key={a.id}>
-              <strong>{a.tool}</strong> — {a.preview.summary} <a href={`#/task/${a.taskId}`}>{a.taskId}</a>{' '}
+              <strong>{a.tool}</strong> — {a.preview.summary} <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
               <button type="button" onClick={() => open(a.id)}>
                 {t('approvals.review')}
               </button>
