@@ -4,9 +4,11 @@ import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.
 import { requestEffect, webSocketEffect } from '../../runtime/policy/effects/requestEffect.js';
 import type { WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
 import { EffectGate } from './effectGate.js';
-import { guardRedirects, type RedirectHop } from './redirectGuard.js';
+import { guardRedirects, type PausedHop } from './redirectGuard.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** How long a verdict of the page's interception waits for Playwright's route to see the same request. */
+const DECIDED_TTL_MS = 5000;
 
 /** What a task's browser may reach and write: the host allowlist and the origins whose writes pass. */
 export interface BrowserPolicy {
@@ -35,6 +37,8 @@ export class NetworkScreen {
   private readonly blockedLog: BlockedRequest[] = [];
   /** When the last request or message was seen (an action settles once the page goes quiet). */
   lastActivityAt = 0;
+  /** State-changing requests the page's interception let pass, so the route does not decide them twice. */
+  private readonly decidedFirst = new Map<string, number[]>();
 
   constructor(
     private readonly page: Page,
@@ -47,7 +51,8 @@ export class NetworkScreen {
   async attach(target: BrowserContext | Page, context: BrowserContext): Promise<void> {
     await target.route('**/*', (route) => this.screen(route));
     await target.routeWebSocket(/.*/, (ws) => this.screenWebSocket(ws));
-    const guard = (page: Page) => guardRedirects(context, page, (hop) => this.screenHop(hop));
+    const guard = (page: Page) =>
+      guardRedirects(context, page, (hop) => (hop.from === undefined ? this.screenFirstHop(hop) : this.screenHop(hop)));
     await guard(this.page);
     // Popups of an isolated context are the task's pages too (a shared profile closes them).
     if (target === context) context.on('page', (page) => void guard(page).catch(() => undefined));
@@ -86,6 +91,7 @@ export class NetworkScreen {
     this.lastActivityAt = Date.now();
     // The read path pays nothing more: a GET that is not a main-frame navigation is no effect.
     if (!navigation && READS.has(request.method())) return route.continue();
+    if (this.takeDecided(`${request.method()} ${url.href}`)) return route.continue();
     const effect = requestEffect({
       method: request.method(),
       url: url.href,
@@ -100,14 +106,61 @@ export class NetworkScreen {
   }
 
   /**
-   * A redirect hop (Playwright routes only a chain's first URL): the allowlist again, and a
-   * state-changing request (307/308 keep the method and body) may not move to another origin.
+   * A first hop, seen before Playwright's route (which may never see it: a keepalive fetch or a
+   * beacon sent while the page unloads): the allowlist, and a state-changing request decided by
+   * the effect gate here; one it lets pass is remembered so the route does not decide it again.
    */
-  private screenHop(hop: RedirectHop): string | undefined {
+  private screenFirstHop(hop: PausedHop): string | undefined {
     const url = safeUrl(hop.url);
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
     const problem = this.hostProblem(url);
-    const from = safeUrl(hop.from);
+    if (problem) {
+      this.blockedLog.push({ url: url.href, ...problem, navigation: hop.mainFrameNavigation });
+      return problem.reason;
+    }
+    if (!hop.mainFrameNavigation && READS.has(hop.method.toUpperCase())) return undefined;
+    this.lastActivityAt = Date.now();
+    const effect = requestEffect({
+      method: hop.method,
+      url: url.href,
+      mainFrameNavigation: hop.mainFrameNavigation,
+      pageOrigin: safeUrl(this.page.url())?.origin ?? 'null',
+      ...(hop.body !== undefined && { body: hop.body }),
+      ...(hop.contentType !== undefined && { contentType: hop.contentType }),
+    });
+    const verdict = effect && this.effects.decide(effect);
+    if (!verdict || verdict.pass) {
+      const key = `${hop.method} ${url.href}`;
+      this.decidedFirst.set(key, [...this.fresh(key), Date.now()]);
+      return undefined;
+    }
+    this.blockedLog.push({ url: url.href, host: hostWithPort(url), navigation: hop.mainFrameNavigation, reason: verdict.reason, effect });
+    return verdict.reason;
+  }
+
+  /** True (and forgotten) when the page's interception already let this request pass. */
+  private takeDecided(key: string): boolean {
+    const times = this.fresh(key);
+    const hit = times.shift() !== undefined;
+    if (times.length > 0) this.decidedFirst.set(key, times);
+    else this.decidedFirst.delete(key);
+    return hit;
+  }
+
+  private fresh(key: string): number[] {
+    const now = Date.now();
+    return (this.decidedFirst.get(key) ?? []).filter((t) => now - t < DECIDED_TTL_MS);
+  }
+
+  /**
+   * A redirect hop (Playwright routes only a chain's first URL): the allowlist again, and a
+   * state-changing request (307/308 keep the method and body) may not move to another origin.
+   */
+  private screenHop(hop: PausedHop): string | undefined {
+    const url = safeUrl(hop.url);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+    const problem = this.hostProblem(url);
+    const from = safeUrl(hop.from ?? '');
     const movedWrite = !READS.has(hop.method.toUpperCase()) && from?.origin !== url.origin;
     const reason = problem
       ? `redirect to ${url.href} blocked: ${problem.reason}`

@@ -1,12 +1,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
-/** One hop of a redirect chain, before the browser sends it. */
-export interface RedirectHop {
+/** A request of the task's page as DevTools pauses it: a chain's first hop, or a later one. */
+export interface PausedHop {
   url: string;
   method: string;
-  /** The URL that redirected here. */
-  from: string;
+  /** The URL that redirected here; absent for the first hop of a chain. */
+  from?: string;
   mainFrameNavigation: boolean;
+  body?: string;
+  contentType?: string;
 }
 
 /** How many request ids to remember for spotting hops (old ones are long finished). */
@@ -18,16 +20,17 @@ interface PausedRequest {
   redirectedRequestId?: string;
   resourceType: string;
   frameId: string;
-  request: { url: string; method: string };
+  request: { url: string; method: string; postData?: string; headers: Record<string, string> };
 }
 
 /**
- * Checks every redirect hop of the page's requests before it is sent. Playwright routes only the
- * first URL of a chain and lets Chromium follow redirects on its own, so a second DevTools
- * interception pauses every request: a first hop goes on at once (the route screened it), a later
- * hop of the same network request goes to `check`, which blocks it by returning a reason.
+ * Pauses every request of the page before it is sent and hands it to `check`, which blocks it by
+ * returning a reason. Playwright routes only the first URL of a chain and lets Chromium follow
+ * redirects on its own, and it never sees requests a page sends while it unloads (keepalive
+ * fetches, beacons from `pagehide`); this interception sees both, and it sees a request before
+ * Playwright's route does.
  */
-export async function guardRedirects(context: BrowserContext, page: Page, check: (hop: RedirectHop) => string | undefined): Promise<void> {
+export async function guardRedirects(context: BrowserContext, page: Page, check: (hop: PausedHop) => string | undefined): Promise<void> {
   const cdp = await context.newCDPSession(page);
   const lastUrl = new Map<string, string>();
   const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
@@ -36,15 +39,15 @@ export async function guardRedirects(context: BrowserContext, page: Page, check:
     // A hop keeps its network request's id; Chromium also names the request it came from.
     const from = (event.networkId === undefined ? undefined : lastUrl.get(event.networkId)) ?? (event.redirectedRequestId && '');
     if (event.networkId !== undefined) remember(lastUrl, event.networkId, event.request.url);
-    const reason =
-      from === undefined || from === null
-        ? undefined
-        : check({
-            url: event.request.url,
-            method: event.request.method,
-            from,
-            mainFrameNavigation: event.resourceType === 'Document' && event.frameId === mainFrameId,
-          });
+    const contentType = Object.entries(event.request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    const reason = check({
+      url: event.request.url,
+      method: event.request.method,
+      ...(typeof from === 'string' && { from }),
+      mainFrameNavigation: event.resourceType === 'Document' && event.frameId === mainFrameId,
+      ...(event.request.postData !== undefined && { body: event.request.postData }),
+      ...(contentType !== undefined && { contentType }),
+    });
     const done = reason
       ? cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })
       : cdp.send('Fetch.continueRequest', { requestId: event.requestId });

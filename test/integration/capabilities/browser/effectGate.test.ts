@@ -151,6 +151,24 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     expect((await serverRecords(h, task.id)).count).toBe(0);
   });
 
+  it('a keepalive fetch and a beacon a page sends while it unloads are blocked, never sent', async () => {
+    const h = browser.open(ALLOW_PAGES);
+    const task = inlineTask(
+      h,
+      `  - tool: browser.navigate
+    args: { url: "PAGES/leave.html" }
+  - tool: browser.navigate
+    args: { url: "PAGES/form.html" }
+  - tool: browser.snapshot
+    args: {}
+`,
+    );
+    const done = await h.rt.engine.run(task.id);
+    expect(done.state, done.stateReason).toBe('succeeded');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await serverRecords(h, task.id)).effects).toEqual([]);
+  });
+
   it('an allowlisted URL that redirects a navigation to another host is blocked at the hop', async () => {
     const h = browser.open(ALLOW_PAGES);
     const task = inlineTask(
