@@ -4,7 +4,7 @@ import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.
 import { requestEffect, webSocketEffect } from '../../runtime/policy/effects/requestEffect.js';
 import type { WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
 import { EffectGate } from './effectGate.js';
-import { guardRedirects, type PausedHop } from './redirectGuard.js';
+import { interceptPageRequests, type PausedHop } from './pageInterception.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** How long a verdict of the page's interception waits for Playwright's route to see the same request. */
@@ -52,7 +52,7 @@ export class NetworkScreen {
     await target.route('**/*', (route) => this.screen(route));
     await target.routeWebSocket(/.*/, (ws) => this.screenWebSocket(ws));
     const guard = (page: Page) =>
-      guardRedirects(context, page, (hop) => (hop.from === undefined ? this.screenFirstHop(hop) : this.screenHop(hop)));
+      interceptPageRequests(context, page, (hop) => (hop.from === undefined ? this.screenFirstHop(hop) : this.screenHop(hop)));
     await guard(this.page);
     // Popups of an isolated context are the task's pages too (a shared profile closes them).
     if (target === context) context.on('page', (page) => void guard(page).catch(() => undefined));

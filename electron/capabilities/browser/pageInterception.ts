@@ -30,7 +30,11 @@ interface PausedRequest {
  * fetches, beacons from `pagehide`); this interception sees both, and it sees a request before
  * Playwright's route does.
  */
-export async function guardRedirects(context: BrowserContext, page: Page, check: (hop: PausedHop) => string | undefined): Promise<void> {
+export async function interceptPageRequests(
+  context: BrowserContext,
+  page: Page,
+  check: (hop: PausedHop) => string | undefined,
+): Promise<void> {
   const cdp = await context.newCDPSession(page);
   const lastUrl = new Map<string, string>();
   const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
