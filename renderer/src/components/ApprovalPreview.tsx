@@ -1,4 +1,4 @@
-import type { Approval } from '../../../electron/contract/index.js';
+import type { Approval, RiskClass } from '../../../electron/contract/index.js';
 import { JsonBlock } from './JsonBlock.js';
 
 /** Section headings of the preview, already translated. */
@@ -10,7 +10,16 @@ export interface ApprovalPreviewLabels {
 }
 
 /** What will happen if approved: risks, arguments, the diff or message body, and the marked screenshot. */
-export function ApprovalPreview({ approval, labels }: { approval: Approval; labels: ApprovalPreviewLabels }) {
+export function ApprovalPreview({
+  approval,
+  labels,
+  riskLabel = (r) => r,
+}: {
+  approval: Approval;
+  labels: ApprovalPreviewLabels;
+  /** The risk class as a reader's word (the class name stays in the title). */
+  riskLabel?: (risk: RiskClass) => string;
+}) {
   return (
     <div className="approval-preview" data-testid="approval-preview">
       <p className="summary">{approval.preview.summary}</p>
@@ -18,8 +27,8 @@ export function ApprovalPreview({ approval, labels }: { approval: Approval; labe
       <p>
         {labels.risks}:{' '}
         {approval.risks.map((r) => (
-          <span key={r} className={`risk risk-${r}`}>
-            {r}
+          <span key={r} className={`risk risk-${r}`} title={r}>
+            {riskLabel(r)}
           </span>
         ))}
       </p>

@@ -19,6 +19,12 @@ steps:
 
 /** True when the focused element is inside the open dialog. */
 const focusInDialog = (page: Page) => page.evaluate<boolean>(`Boolean(document.activeElement?.closest('[role="dialog"]'))`);
+/** Run again, and wait until the page shows the new task (the old one is succeeded too). */
+async function runAgain(page: Page): Promise<void> {
+  const before = page.url();
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.waitForURL((url) => url.href !== before, WAIT);
+}
 const succeeded = (page: Page) => page.locator('[data-testid="task-detail"][data-task-state="succeeded"]').waitFor(WAIT);
 
 describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -75,7 +81,7 @@ describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`
       expect(await page.title()).toBe('Agent Desk');
 
       // Remembered: the same delete in a new run is not asked.
-      await page.getByRole('button', { name: 'Run again' }).click();
+      await runAgain(page);
       await succeeded(page);
       expect(await page.locator('[data-testid="step-card"][data-tool="fs.delete"]').getByTestId('step-policy').textContent()).toContain(
         'remembered approval',
@@ -90,7 +96,7 @@ describe.skipIf(skip)(`approvals in context${skip ? ` (skipped: ${skip})` : ''}`
       await page.getByText('No remembered approvals.').waitFor(WAIT);
       expect((await client.call('grants.list', {})).grants).toEqual([]);
       await page.goBack();
-      await page.getByRole('button', { name: 'Run again' }).click();
+      await runAgain(page);
       await dialog.waitFor(WAIT);
       expect(await dialog.textContent()).toContain('fs.delete');
     } finally {

@@ -5,6 +5,7 @@ import {
   AcceptanceCheckSchema,
   CronRunOutcomeSchema,
   McpServerStateSchema,
+  RiskClassSchema,
   SandboxModeSchema,
   TaskStateSchema,
   TierSchema,
@@ -55,6 +56,7 @@ describe('renderer i18n catalogs', () => {
       'new.fieldError.',
       'new.mode.',
       'policy.',
+      'risk.',
       'sandboxMode.',
       'stepStatus.',
       'taskState.',
@@ -63,6 +65,7 @@ describe('renderer i18n catalogs', () => {
     // Template keys are also checked by the compiler (t takes MessageKey); these pin the enums.
     for (const type of AcceptanceCheckSchema.options.map((o) => o.shape.type.value)) expect(en).toHaveProperty([`checkType.${type}`]);
     for (const tier of TierSchema.options) expect(en).toHaveProperty([`tier.${tier}`]);
+    for (const risk of RiskClassSchema.options) expect(en).toHaveProperty([`risk.${risk}`]);
     for (const mode of SandboxModeSchema.options) expect(en).toHaveProperty([`sandboxMode.${mode}`]);
     for (const outcome of CronRunOutcomeSchema.options) expect(en).toHaveProperty([`cron.outcome.${outcome}`]);
     for (const state of McpServerStateSchema.options) expect(en).toHaveProperty([`mcp.state.${state}`]);

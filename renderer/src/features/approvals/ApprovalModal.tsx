@@ -94,6 +94,7 @@ export function ApprovalModal() {
       </p>
       <ApprovalPreview
         approval={approval}
+        riskLabel={(r) => t(`risk.${r}`)}
         labels={{
           risks: t('approval.risks'),
           args: t('approval.args'),
