@@ -22,6 +22,8 @@ export interface StepCardProps {
   step: Step;
   labels: StepCardLabels;
   statusLabel: string;
+  /** The step's number as shown (plan position), or who acted for steps outside the plan. */
+  indexLabel: string;
   tierLabel: string | undefined;
   policyLabel: string | undefined;
   formatCost: (usd: number) => string;
@@ -40,12 +42,12 @@ function elided(value: unknown): unknown {
  * One step as a card: what it did (title, tool), how it was routed and gated, what it cost, and —
  * collapsed — its arguments and result as the server sent them (secrets already masked there).
  */
-export function StepCard({ step, labels, statusLabel, tierLabel, policyLabel, formatCost, image }: StepCardProps) {
+export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, policyLabel, formatCost, image }: StepCardProps) {
   const title = step.planStepId ?? step.tool;
   return (
     <article className="step-card" data-testid="step-card" data-step-status={step.status} data-tool={step.tool} aria-label={title}>
       <header>
-        <span className="step-index">{step.index + 1}</span>
+        <span className="step-index">{indexLabel}</span>
         <h3>{title}</h3>
         <StatusBadge status={step.status} label={statusLabel} />
       </header>

@@ -91,6 +91,8 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
       step={step}
       labels={labels}
       statusLabel={t(`stepStatus.${step.status}`)}
+      // A person's actions during a takeover are numbered apart from the plan; they show who acted.
+      indexLabel={step.tool === 'gui.user_action' ? t('conv.you') : String(step.index + 1)}
       tierLabel={step.route ? t(`tier.${step.route.tier}`) : undefined}
       policyLabel={
         policy ? `${t(`policy.${policy.effect}`)} · ${t(source[policy.source])}${policy.rule ? ` ${policy.rule}` : ''}` : undefined
