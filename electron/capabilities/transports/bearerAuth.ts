@@ -19,8 +19,8 @@ export function isAuthorized(req: IncomingMessage, token: string): boolean {
 /** Who a connection acts as: its scopes, a label for logs and decisions, and whether it still holds. */
 export interface Credential {
   scopes: readonly Scope[];
-  /** Goes into the connection's client id, e.g. `token:phone`. */
-  label: string;
+  /** Prefixes the connection's client id, e.g. `token:phone` (none for the gateway's own token). */
+  label?: string;
   /** Asked before each call, so a revoked token stops working on open connections too. */
   stillValid(): boolean;
 }
@@ -51,7 +51,7 @@ export function authenticate(
   defaultToken: { token: string; scopes: readonly Scope[] },
   issued?: TokenVerifier,
 ): Credential | undefined {
-  if (isAuthorized(req, defaultToken.token)) return { scopes: defaultToken.scopes, label: 'ws', stillValid: () => true };
+  if (isAuthorized(req, defaultToken.token)) return { scopes: defaultToken.scopes, stillValid: () => true };
   for (const candidate of presentedTokens(req)) {
     const credential = issued?.(candidate);
     if (credential) return credential;

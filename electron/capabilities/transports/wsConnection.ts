@@ -34,7 +34,7 @@ export const REVOKED_CLOSE_CODE = 1008;
  */
 export function serveConnection(ws: WebSocket, options: ConnectionOptions): void {
   const { credential } = options;
-  const clientId = credential && credential.label !== 'ws' ? `${credential.label}:${randomUUID()}` : randomUUID();
+  const clientId = credential?.label === undefined ? randomUUID() : `${credential.label}:${randomUUID()}`;
   // Every frame out, answers and pushed events alike, first asks whether the token still holds.
   const send = (frame: unknown) => (credential && !credential.stillValid() ? endRevoked(ws, options) : sendFrame(ws, frame, options));
   const subscriptions = createConnectionSubscriptions(options.bus, send);
