@@ -124,4 +124,20 @@ describe.skipIf(skip)(`the task as a conversation${skip ? ` (skipped: ${skip})` 
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('the playbook tab runs a playbook picked from a file, no YAML pasted', async () => {
+    const { page, problems } = await openWithModel();
+    await page.getByRole('navigation').getByRole('link', { name: 'New task' }).click();
+    await page.getByRole('radio', { name: 'Playbook' }).check();
+    const yaml = 'name: from-a-file\nsteps:\n  - id: note\n    tool: fs.write\n    args: { path: note.txt, content: hi }\n';
+    await page
+      .getByLabel('Or open a playbook file')
+      .setInputFiles({ name: 'from-a-file.yaml', mimeType: 'text/yaml', buffer: Buffer.from(yaml) });
+    await page.getByRole('button', { name: 'Create and start' }).click();
+    await page.locator('[data-testid="task-detail"][data-task-state="succeeded"]').waitFor(WAIT);
+    expect(await page.getByTestId('goal-bubble').textContent()).toContain('from-a-file');
+    expect(await page.locator('[data-testid="step-card"][data-tool="fs.write"]').count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });
