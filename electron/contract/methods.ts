@@ -178,6 +178,8 @@ export const CoreMethods = {
       .default({}),
     result: z.object({ subscribed: z.array(z.string()) }),
     scope: 'operator.read',
+    /** Approvals-only clients may subscribe to approval events (and only those). */
+    orScope: 'operator.approvals',
     sideEffect: false,
     description: 'Receive pushed events on this connection.',
   }),

@@ -1,5 +1,6 @@
-import { EVENT_NAMES, type EventFrame } from '../../contract/index.js';
+import { EVENT_NAMES, type EventFrame, type EventName } from '../../contract/index.js';
 import { AgentDeskError } from '../errors.js';
+import { hasScope } from '../policy/scopes.js';
 import { matchesFilter, type EventBus } from './eventBus.js';
 import type { EventFilter, Handler } from './handlers.js';
 
@@ -44,6 +45,21 @@ export const eventsSubscribeHandler: Handler<'events.subscribe'> = (params, ctx)
   if (!ctx.subscribe) {
     throw new AgentDeskError('unavailable', 'this connection cannot receive pushed events; subscribe over a WebSocket connection');
   }
-  ctx.subscribe(params);
-  return { subscribed: [...(params.events ?? EVENT_NAMES)] };
+  const filter = hasScope(ctx.scopes, 'operator.read') ? params : approvalsOnly(params);
+  ctx.subscribe(filter);
+  return { subscribed: [...(filter.events ?? EVENT_NAMES)] };
 };
+
+/** The events an approvals-only client (no operator.read) may receive. */
+const APPROVAL_EVENTS: readonly EventName[] = ['approval.requested', 'approval.resolved'];
+
+/** Narrows a filter to approval events; asking for any other is `forbidden`. */
+function approvalsOnly(params: EventFilter): EventFilter {
+  const beyond = (params.events ?? []).filter((e) => !APPROVAL_EVENTS.includes(e));
+  if (beyond.length > 0) {
+    throw new AgentDeskError('forbidden', `events.subscribe: ${beyond.join(', ')} need operator.read; this session may receive approval events only`, {
+      events: beyond,
+    });
+  }
+  return { ...params, events: params.events ?? APPROVAL_EVENTS };
+}

@@ -7,6 +7,7 @@ import { connectGateway, type GatewayClient } from '../../../../electron/capabil
 import { startWsGateway, type WsGateway } from '../../../../electron/capabilities/transports/wsServer.js';
 import { REPO_ROOT } from '../../../support/cliSandbox.js';
 import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { pollUntil } from '../../../support/poll.js';
 import { openRaw } from './gatewayHarness.js';
 
 const DEFAULT_TOKEN = 'default-token-for-this-gateway-0123';
@@ -46,10 +47,17 @@ describe('issued gateway tokens', () => {
     const admin = await connect(DEFAULT_TOKEN);
     const { token, secret } = await admin.call('tokens.create', { scopes: ['operator.approvals'], name: 'phone' });
     expect(token).toMatchObject({ name: 'phone', scopes: ['operator.approvals'] });
+    const phone = await connect(secret);
+    const pushed: string[] = [];
+    phone.onEvent((frame) => pushed.push(frame.event));
+    // It may be told about approvals as they come (and only about them).
+    await expect(phone.call('events.subscribe', {})).resolves.toEqual({ subscribed: ['approval.requested', 'approval.resolved'] });
+    await expect(phone.call('events.subscribe', { events: ['task.step'] })).rejects.toMatchObject({ code: 'forbidden' });
     const task = await admin.call('tasks.create', { playbook: { source: CLEANUP } });
     await waitForState(h.rt, task.id, ['waiting_approval']);
+    await pollUntil('the approval pushed to the phone', () => pushed.includes('approval.requested') || undefined);
+    expect(new Set(pushed)).toEqual(new Set(['approval.requested']));
 
-    const phone = await connect(secret);
     const { approvals } = await phone.call('approvals.list', { status: 'pending' });
     expect(approvals).toHaveLength(1);
     const decided = await phone.call('approvals.decide', { approvalId: approvals[0]!.id, decision: 'deny', reason: 'not now' });
