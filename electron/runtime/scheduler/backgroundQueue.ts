@@ -63,6 +63,21 @@ export class BackgroundQueue {
     this.deps.repo.enqueue(taskId, opts, isoAt(this.deps.clock.now()));
   }
 
+  /**
+   * Runs a queued task again after a person answered what it waited for (an approval decided
+   * in any client): its entry finished when the run detached, so nothing else would resume it.
+   * Only tasks this queue ran, still waiting, and not run by anyone now.
+   */
+  wake(taskId: string): boolean {
+    if (this.deps.engine.isRunningHere(taskId)) return false;
+    const entry = this.deps.repo.get(taskId);
+    if (entry?.state !== 'done') return false;
+    if (this.deps.engine.get(taskId).state !== 'waiting_approval') return false;
+    if (!this.deps.repo.requeue(taskId)) return false;
+    this.pump();
+    return true;
+  }
+
   /** Fills free slots with ready entries. Synchronous, so two pumps never interleave. */
   pump(): void {
     if (!this.started || this.stopping) return;

@@ -30,6 +30,7 @@ export class Scheduler {
   private readonly clock: Clock;
   private loopAbort: AbortController | undefined;
   private loopDone: Promise<void> | undefined;
+  private stopWaking: (() => void) | undefined;
 
   constructor(
     private readonly rt: AgentRuntime,
@@ -119,6 +120,11 @@ export class Scheduler {
   /** Starts the queue (taking back orphaned entries) and the loop that fires jobs on the clock. */
   start(): void {
     this.queue.start();
+    // A queued run detaches while it waits for an approval; the decision (from any client) wakes it.
+    this.stopWaking ??= this.rt.bus.on({ events: ['approval.resolved'] }, (frame) => {
+      const approval = frame.data as { taskId: string; status: string };
+      if (approval.status === 'approved' || approval.status === 'denied') this.queue.wake(approval.taskId);
+    });
     if (this.loopAbort) return;
     this.loopAbort = new AbortController();
     this.loopDone = this.loop(this.loopAbort.signal);
@@ -126,6 +132,8 @@ export class Scheduler {
 
   /** Stops firing and starting; waits for running queue entries to end or wait. */
   async stop(): Promise<void> {
+    this.stopWaking?.();
+    this.stopWaking = undefined;
     this.loopAbort?.abort(new AgentDeskError('unavailable', 'scheduler stopped'));
     await this.loopDone;
     this.loopAbort = undefined;

@@ -81,6 +81,14 @@ export class TaskQueueRepo {
     this.finishStmt.run(outcome, atIso, seq);
   }
 
+  /** A finished entry goes back to pending (its task waited and may go on); false when it is not finished. */
+  requeue(taskId: string): boolean {
+    return (
+      this.db.prepare("UPDATE task_queue SET state = 'pending', owner_pid = NULL WHERE task_id = ? AND state = 'done'").run(taskId)
+        .changes > 0
+    );
+  }
+
   /** Running entries held by processes that are gone (or by this process before a restart) go back to pending. */
   releaseOrphans(pid: number, isAlive: (pid: number) => boolean): number {
     const running = this.db.prepare("SELECT seq, owner_pid FROM task_queue WHERE state = 'running'").all() as {

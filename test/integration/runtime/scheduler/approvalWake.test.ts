@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cronRuntime } from './cronFixtures.js';
+
+/** A playbook whose delete waits for an approval. */
+const DELETE_PLAYBOOK = `
+name: cleanup
+steps:
+  - id: write
+    tool: fs.write
+    args: { path: old.log, content: "old\\n" }
+  - id: delete
+    tool: fs.delete
+    args: { path: old.log }
+acceptance:
+  - { type: file_exists, path: old.log, exists: false }
+`;
+
+let h: ReturnType<typeof cronRuntime>;
+afterEach(async () => {
+  await h.scheduler().stop();
+  await h.cleanup();
+});
+
+async function until<T>(read: () => T, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('a cron-started task waiting for an approval', () => {
+  it.each(['approve', 'deny'] as const)(
+    'goes on when the approval is decided (%s) in another client, without a restart',
+    async (decision) => {
+      h = cronRuntime();
+      const scheduler = h.scheduler();
+      scheduler.start();
+      const job = scheduler.add({ name: 'cleanup', schedule: '0 * * * *', target: { kind: 'playbook', source: DELETE_PLAYBOOK } });
+      const run = scheduler.runNow(job.id);
+      await scheduler.queue.drain();
+      expect(h.rt.engine.get(run.taskId!).state).toBe('waiting_approval');
+
+      const [approval] = h.rt.approvals.list({ status: 'pending', taskId: run.taskId! });
+      h.rt.approvals.decide(approval!.id, { decision, remember: 'once' }, 'ui:alice');
+
+      const task = await until(
+        () => h.rt.engine.get(run.taskId!),
+        (t) => t.state !== 'waiting_approval' && t.state !== 'running' && !h.rt.engine.isRunningHere(t.id),
+      );
+      expect(task.state).toBe(decision === 'approve' ? 'succeeded' : 'failed');
+    },
+  );
+});
