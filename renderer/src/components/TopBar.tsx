@@ -51,7 +51,7 @@ export function TopBar(props: TopBarProps) {
           ))}
         </select>
       </label>
-      <button type="button" aria-label={props.themeLabel} onClick={props.onToggleTheme} data-testid="theme-switch">
+      <button type="button" title={props.themeLabel} onClick={props.onToggleTheme} data-testid="theme-switch">
         {props.themeToggleLabel}
       </button>
     </header>

@@ -48,7 +48,7 @@ export function TaskListView() {
           const counters = taskCounters(task, steps[task.id]);
           return (
             <tr key={task.id} data-task-id={task.id}>
-              <td>
+              <td className="wrap">
                 <a href={`#/task/${task.id}`}>{task.title}</a>
               </td>
               <td>
