@@ -4,6 +4,7 @@ import { compileHostPatterns } from '../../runtime/policy/hostPattern.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { BrowserSession, CONTEXT_OPTIONS, type BrowserPolicy } from './browserSession.js';
 import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
+import type { PageStates } from './pageState.js';
 
 /** How the host browser backend is set up. */
 export interface BrowserHostOptions {
@@ -16,6 +17,8 @@ export interface BrowserHostOptions {
   headless?: boolean;
   /** A persistent profile folder (config `browser.profileDir`): tasks share its cookies and storage. */
   profileDir?: string;
+  /** Where pages of waiting tasks are saved, so another process resumes them on the same page. */
+  pageStates?: PageStates;
 }
 
 /**
@@ -29,6 +32,7 @@ export class BrowserHost {
   /** Sessions that finished opening, for synchronous lookups while classifying calls. */
   private readonly opened = new Map<string, BrowserSession>();
   private readonly policy: BrowserPolicy;
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(private readonly options: BrowserHostOptions) {
     this.policy = {
@@ -55,7 +59,12 @@ export class BrowserHost {
         this.options.profileDir === undefined
           ? this.launch().then((browser) => BrowserSession.open(browser, workspace, this.policy))
           : this.launchProfile().then((context) => BrowserSession.openShared(context, workspace, this.policy));
-      session = opening.then((opened) => (this.opened.set(workspace, opened), opened));
+      session = opening.then(async (opened) => {
+        // A page saved by a process that stopped while this task waited comes back first.
+        await this.options.pageStates?.restore(opened);
+        this.opened.set(workspace, opened);
+        return opened;
+      });
       session.catch(() => this.sessions.delete(workspace));
       this.sessions.set(workspace, session);
     }
@@ -67,6 +76,25 @@ export class BrowserHost {
     return this.opened.get(workspace);
   }
 
+  /**
+   * Saves a waiting task's page (URL, cookies and storage, changed form fields) for the process
+   * that resumes it; nothing when the task has no open page.
+   */
+  savePage(workspace: string): void {
+    const session = this.opened.get(workspace);
+    if (!session || !this.options.pageStates) return;
+    const saving = this.options.pageStates
+      .save(session)
+      .catch((error: Error) => process.emitWarning(`browser page not saved: ${error.message}`));
+    this.saving.add(saving);
+    void saving.finally(() => this.saving.delete(saving));
+  }
+
+  /** Drops a finished task's saved page. */
+  forgetPage(workspace: string): void {
+    this.options.pageStates?.forget(workspace);
+  }
+
   /** Closes one task's context. */
   async closeSession(workspace: string): Promise<void> {
     const session = this.sessions.get(workspace);
@@ -75,8 +103,9 @@ export class BrowserHost {
     await (await session?.catch(() => undefined))?.close();
   }
 
-  /** Closes every context and the browser. */
+  /** Closes every context and the browser (after pending page saves). */
   async close(): Promise<void> {
+    await Promise.all([...this.saving]);
     await Promise.all([...this.sessions.keys()].map((w) => this.closeSession(w)));
     const browser = await this.browser?.catch(() => undefined);
     const profile = await this.profile?.catch(() => undefined);

@@ -4,8 +4,11 @@ import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { BrowserHost } from './browserHost.js';
 import { browserTools } from './browserTools.js';
+import { PageStates } from './pageState.js';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+/** States in which a task waits for a person and may resume in another process. */
+const WAITING = new Set(['waiting_approval', 'waiting_user', 'paused']);
 
 /** What an entry point adds to RuntimeOptions for the browser tier, plus `attach` once the runtime exists. */
 export interface BrowserRuntimeParts {
@@ -26,6 +29,7 @@ export function browserRuntimeParts(config: Config, home: string): BrowserRuntim
     networkAllow: config.policy.networkAllow,
     allowWrites: config.policy.allowWrites,
     ...(profileDir !== undefined && { profileDir: path.resolve(home, profileDir) }),
+    pageStates: new PageStates(path.join(home, 'browser-pages')),
   });
   return {
     host,
@@ -34,7 +38,11 @@ export function browserRuntimeParts(config: Config, home: string): BrowserRuntim
     attach: (rt) => {
       rt.bus.on({ events: ['task.updated'] }, (frame) => {
         const task = frame.data as { state: string; workspace: string };
-        if (FINISHED.has(task.state)) void host.closeSession(task.workspace);
+        if (WAITING.has(task.state)) host.savePage(task.workspace);
+        if (FINISHED.has(task.state)) {
+          host.forgetPage(task.workspace);
+          void host.closeSession(task.workspace);
+        }
       });
     },
   };

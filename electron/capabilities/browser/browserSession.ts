@@ -106,6 +106,11 @@ export class BrowserSession {
     return this.downloadsLog;
   }
 
+  /** Hosts the gate allowed this task to navigate to (saved with the page while the task waits). */
+  allowedHosts(): string[] {
+    return this.network.extraHosts;
+  }
+
   /** Lets the page reach a host the gate allowed this task to navigate to. */
   allowHost(host: string): void {
     this.network.allowHost(host);

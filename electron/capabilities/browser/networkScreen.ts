@@ -63,6 +63,11 @@ export class NetworkScreen {
     return this.blockedLog;
   }
 
+  /** Hosts the gate allowed this task to navigate to (beyond the allowlist). */
+  get extraHosts(): string[] {
+    return [...this.allowedHosts];
+  }
+
   /** Lets the page reach a host the gate allowed this task to navigate to. */
   allowHost(host: string): void {
     this.allowedHosts.add(host.toLowerCase());
