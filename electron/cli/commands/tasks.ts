@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { TaskStateSchema, type TaskEventKind, type TaskState } from '../../contract/index.js';
+import { USER_STEP_INDEX_BASE } from '../../runtime/engine/userSteps.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { EXIT, printJson, row } from '../output.js';
 import { routeText } from './routeText.js';
@@ -40,8 +41,7 @@ export function registerTasks(program: Command): void {
         const trace = opts.trace ? rt.trace.page(taskId, 0, 1000).events : undefined;
         if (opts.json) return printJson({ task, steps, events, ...(trace && { trace }) });
         console.log(`${task.id}  ${task.state}  ${task.title}\n${task.stateReason ?? ''}`);
-        for (const s of steps)
-          console.log(row([`#${s.index + 1}.${s.attempt}`, s.status, s.tool, routeText(s.route), s.error ?? ''], [7, 16, 22, 40, 0]));
+        for (const s of steps) console.log(row([stepLabel(s), s.status, s.tool, routeText(s.route), s.error ?? ''], [7, 16, 22, 40, 0]));
         for (const c of task.checks) console.log(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}: ${c.output}`);
         // The conversation in order; the answer is its last event and is printed once, at the end.
         for (const e of events) if (e.kind !== 'answer') console.log(`${EVENT_LABELS[e.kind]}: ${e.text}`);
@@ -73,4 +73,9 @@ export function registerTasks(program: Command): void {
         });
       });
   }
+}
+
+/** A plan step by its number and attempt; a person's takeover action as theirs (its plan position means nothing to a reader). */
+function stepLabel(s: { index: number; attempt: number }): string {
+  return s.index >= USER_STEP_INDEX_BASE ? 'you' : `#${s.index + 1}.${s.attempt}`;
 }

@@ -19,6 +19,7 @@ import type { EngineDeps } from './engineDeps.js';
 import type { TaskPlan } from './ports.js';
 import { isTerminal } from './stateMachine.js';
 import { TaskRun, type RunOptions } from './taskRun.js';
+import { inTimeOrder } from './userSteps.js';
 
 /** What a caller gives to create a task. */
 export interface TaskSpec {
@@ -141,7 +142,7 @@ export class TaskEngine {
 
   steps(taskId: string): Step[] {
     this.get(taskId);
-    return this.deps.store.steps.forTask(taskId);
+    return inTimeOrder(this.deps.store.steps.forTask(taskId));
   }
 
   /** The task's conversation as people read it: messages, model text, reasoning summaries, the answer. */

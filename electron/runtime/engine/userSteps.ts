@@ -73,3 +73,11 @@ export function recordUserStep(deps: UserStepDeps, taskId: string, action: UserA
   deps.emit('task.step', step);
   return step;
 }
+
+/**
+ * Steps as they happened: by start time, then plan position and attempt. A person's takeover
+ * actions sit at plan positions past every agent step, so plan order would list them last.
+ */
+export function inTimeOrder(steps: readonly Step[]): Step[] {
+  return [...steps].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.index - b.index || a.attempt - b.attempt);
+}

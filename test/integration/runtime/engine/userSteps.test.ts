@@ -5,6 +5,8 @@ import { systemClock } from '../../../../electron/runtime/clock.js';
 import { recordUserStep, USER_STEP_INDEX_BASE } from '../../../../electron/runtime/engine/userSteps.js';
 import { fixturePlaybook } from '../../../support/cliSandbox.js';
 import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import { testTool } from '../../../support/testTools.js';
+import { Gate } from '../scheduler/cronFixtures.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -42,11 +44,12 @@ describe('steps a person performed (takeover)', () => {
 
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
+    // Listed as they happened: the person acted before the playbook ran.
     expect(h.rt.engine.steps(task.id).map((s) => [s.index, s.tool, s.status])).toEqual([
-      [0, 'fs.write', 'completed'],
-      [1, 'fs.write', 'completed'],
       [USER_STEP_INDEX_BASE, 'gui.user_action', 'completed'],
       [USER_STEP_INDEX_BASE + 1, 'gui.user_action', 'failed'],
+      [0, 'fs.write', 'completed'],
+      [1, 'fs.write', 'completed'],
     ]);
     const byUser = h.rt.trace.page(task.id, 0, 100).events.filter((e) => e.data.actor === 'user');
     expect(byUser.map((e) => [e.type, e.stepId])).toEqual([
@@ -54,6 +57,27 @@ describe('steps a person performed (takeover)', () => {
       ['step.failed', bad.id],
     ]);
   });
+
+  it('are listed in time order among the agent’s steps: the one done while step 1 ran comes before step 2', async () => {
+    const gate = new Gate();
+    let entered!: () => void;
+    const inStep1 = new Promise<void>((r) => (entered = r));
+    const hold = testTool({ name: 'test.gate', risk: 'read', readOnly: true, idempotent: true, run: () => (entered(), gate.wait()) });
+    h = openTestRuntime({ tools: [hold] });
+    const task = createPlaybookTask(
+      h.rt,
+      'name: held\nsteps:\n  - { id: wait, tool: test.gate, args: {} }\n  - { id: write, tool: fs.write, args: { path: a.txt, content: a } }\n',
+    );
+    const deps = { store: h.rt.store, trace: h.rt.trace, redactor: h.rt.redactor, clock: systemClock, emit: h.rt.bus.emit.bind(h.rt.bus) };
+    const running = h.rt.engine.run(task.id);
+    await inStep1;
+    await new Promise((r) => setTimeout(r, 5));
+    recordUserStep(deps, task.id, { tool: 'gui.user_action', args: { action: 'type', text: '你好' }, output: {}, startedAt: Date.now() });
+    await new Promise((r) => setTimeout(r, 5));
+    gate.open();
+    expect((await running).state).toBe('succeeded');
+    expect(h.rt.engine.steps(task.id).map((s) => s.tool)).toEqual(['test.gate', 'gui.user_action', 'fs.write']);
+  }, 10_000);
 
   it('a registered secret never reaches the row or the trace', () => {
     h = openTestRuntime();
