@@ -3,6 +3,7 @@ import type { HeldEffect } from '../../contract/index.js';
 import { describeEffects, EffectHeldError } from '../../runtime/policy/effects/heldEffects.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { saveDownloadInWorkspace } from './downloads.js';
+import { PAGE_WORKER_SCRIPT } from './workerGuard.js';
 import type { EffectGate } from './effectGate.js';
 import { NetworkScreen, type BlockedRequest, type BrowserPolicy } from './networkScreen.js';
 import { clickRisk, PAGE_MODEL_SCRIPT, REF_ATTRIBUTE, type PageElement, type PageModel } from './pageModel.js';
@@ -80,6 +81,7 @@ export class BrowserSession {
     const session = new BrowserSession(context, page, workspace, policy, ownsContext);
     await session.network.attach(ownsContext ? context : page, context);
     await (ownsContext ? context : page).addInitScript(NO_SERVICE_WORKERS);
+    await (ownsContext ? context : page).addInitScript(PAGE_WORKER_SCRIPT);
     // A page it opened would escape page-level screening, so a shared profile gets no popups.
     if (!ownsContext) page.on('popup', (popup) => void popup.close().catch(() => undefined));
     page.on('download', (download) => void session.saveDownload(download));

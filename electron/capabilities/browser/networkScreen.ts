@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
+import { markedWorkerScript, WORKER_SCRIPT_PREFIX } from './workerGuard.js';
 import type { HeldEffect } from '../../contract/index.js';
 import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
 import { requestEffect, webSocketEffect } from '../../runtime/policy/effects/requestEffect.js';
@@ -94,6 +95,8 @@ export class NetworkScreen {
       return route.abort('blockedbyclient');
     }
     this.lastActivityAt = Date.now();
+    const worker = markedWorkerScript(url);
+    if (worker) return this.serveGuardedWorker(route, worker);
     // The read path pays nothing more: a GET that is not a main-frame navigation is no effect.
     if (!navigation && READS.has(request.method())) return route.continue();
     if (this.takeDecided(`${request.method()} ${url.href}`)) return route.continue();
@@ -108,6 +111,13 @@ export class NetworkScreen {
     if (!verdict || verdict.pass) return route.continue();
     this.blockedLog.push({ url: url.href, host: hostWithPort(url), navigation, reason: verdict.reason, effect });
     return route.abort('blockedbyclient');
+  }
+
+  /** A worker script, fetched as it is and served with the guard in front (no WebSocket in workers). */
+  private async serveGuardedWorker(route: Route, scriptUrl: string): Promise<void> {
+    const response = await route.fetch({ url: scriptUrl }).catch(() => undefined);
+    if (!response) return route.abort('failed');
+    return route.fulfill({ response, body: WORKER_SCRIPT_PREFIX + (await response.text()) });
   }
 
   /**
