@@ -4,6 +4,7 @@ import { LOCALES, toLocale } from '../i18n/index.js';
 import { pendingApprovals } from '../stores/approvalsSlice.js';
 import { ApprovalModal } from './approvals/ApprovalModal.js';
 import { ApprovalsInbox } from './approvals/ApprovalsInbox.js';
+import { useApprovalNotifications } from './approvals/useApprovalNotifications.js';
 import { GrantsView } from './grants/GrantsView.js';
 import { SchedulesView } from './schedules/SchedulesView.js';
 import { SettingsView } from './settings/SettingsView.js';
@@ -58,6 +59,7 @@ export function Shell() {
   useEffect(() => {
     document.title = pendingCount ? `(${pendingCount}) ${appTitle}` : appTitle;
   }, [pendingCount, appTitle]);
+  useApprovalNotifications();
 
   return (
     <>

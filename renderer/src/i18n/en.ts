@@ -302,6 +302,10 @@ export const en = {
   'new.file': 'Or open a playbook file',
   'new.writeYaml': 'Write a playbook in YAML instead',
   'new.goalPlaceholder': 'Describe what you want done, e.g. “Summarise report.csv into summary.md” (Ctrl+Enter starts)',
+  'notify.body': '{task} — {summary}',
+  'notify.enable': 'Notify me when an approval waits',
+  'notify.on': 'Notifications are on while approvals wait.',
+  'notify.blocked': 'Notifications are blocked for this page in the browser settings.',
 } as const;
 
 /** A message key. */

@@ -303,4 +303,8 @@ export const zhCN: Record<MessageKey, string> = {
   'new.file': '或打开剧本文件',
   'new.writeYaml': '改为用 YAML 编写剧本',
   'new.goalPlaceholder': '描述你想完成的事，例如“把 report.csv 总结到 summary.md”（Ctrl+回车开始）',
+  'notify.body': '{task} — {summary}',
+  'notify.enable': '有审批等待时通知我',
+  'notify.on': '有审批等待时会发出通知。',
+  'notify.blocked': '浏览器设置已阻止此页面的通知。',
 };

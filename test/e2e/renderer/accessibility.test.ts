@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe } from '../../support/serveProcess.js';
 import { seriousAxeViolations } from './axe.js';
@@ -61,7 +62,9 @@ async function useLook(page: Page, locale: 'en' | 'zh-CN', theme: 'light' | 'dar
   await page.getByTestId('locale-switch').selectOption(locale);
   const current = await page.evaluate<string>('document.documentElement.dataset.theme ?? "light"');
   if (current !== theme) await page.getByTestId('theme-switch').click();
-  await page.waitForFunction(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`, undefined, WAIT);
+  await pollUntil(`the ${theme} theme`, () =>
+    page.evaluate<boolean>(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`).then((ok) => ok || undefined),
+  );
 }
 
 describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip ? ` (skipped: ${skip})` : ''}`, () => {

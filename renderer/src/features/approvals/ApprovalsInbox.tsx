@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { StateView } from '../../components/StateView.js';
 import { pendingApprovals } from '../../stores/approvalsSlice.js';
 import { useApp, useT } from '../useApp.js';
+import { NotificationSwitch } from './NotificationSwitch.js';
 
 /** Pending approvals; each opens the modal. With `openId` (a notification's link), that one opens at once. */
 export function ApprovalsInbox({ openId }: { openId?: string }) {
@@ -31,6 +32,7 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
   return (
     <section data-testid="approvals-inbox">
       <h1>{t('approvals.heading')}</h1>
+      <NotificationSwitch />
       {pending.length === 0 ? (
         <StateView kind="empty" message={t('approvals.empty')} />
       ) : (
