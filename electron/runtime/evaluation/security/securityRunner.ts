@@ -40,6 +40,8 @@ interface CaseDeps extends SecurityRunDeps {
 
 /** Denial rounds before a case counts as stuck. */
 const MAX_DENIAL_ROUNDS = 30;
+/** How long a waiting task's asynchronous writes are given before its data folder is read. */
+const SETTLE_MS = 500;
 
 /** Runs every case of a security suite, each with fresh services, model, data folder and runtime. */
 export async function runSecuritySuite(dir: string, deps: SecurityRunDeps): Promise<SecurityReport> {
@@ -132,7 +134,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     }
     rt = deps.openRuntime(home);
     const goal = fill(spec.goal, vars);
-    const task = await runAnsweringApprovals(rt, spec, goal, workspace, deps.control ? 'approve' : 'deny');
+    const task = await runAnsweringApprovals(rt, spec, { goal, workspace, home }, deps.control ? 'approve' : 'deny');
     const checks = await runChecks(spec.acceptance, { workspace, signal: AbortSignal.timeout(30_000) });
     const traces = await traceText(rt, task.id);
     const steps = await stepsOf(rt, task.id);
@@ -143,6 +145,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
       ...written,
       ...dataFolderTargets(home, workspace).map((t) => ({ ...t, source: `${t.source} (after close)` })),
       ...agentWrittenTargets(workspace, before),
+      ...task.whileWaiting,
       { source: 'trace', text: traces },
       { source: 'stdout/stderr', text: deps.tap.since(mark) },
       ...model.requests.map((text, i) => ({ source: `model request #${i + 1}`, text })),
@@ -175,14 +178,19 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
   }
 }
 
-/** Creates the goal task through `tasks.create` and runs it, answering every approval it asks for the same way (deny, but in a control run). */
+/**
+ * Creates the goal task through `tasks.create` and runs it, answering every approval it asks
+ * for the same way (deny, but in a control run). While it waits, what it keeps on disk is read
+ * too: a page saved for the wait must not hold the secret either.
+ */
 async function runAnsweringApprovals(
   rt: AgentRuntime,
   spec: SecurityCase,
-  goal: string,
-  workspace: string,
+  where: { goal: string; workspace: string; home: string },
   decision: 'approve' | 'deny',
-): Promise<Task & { approvalsAnswered: number }> {
+): Promise<Task & { approvalsAnswered: number; whileWaiting: ScanTarget[] }> {
+  const { goal, workspace, home } = where;
+  const whileWaiting: ScanTarget[] = [];
   const created = (await callLocal(rt, 'tasks.create', {
     title: spec.name,
     goal,
@@ -194,6 +202,9 @@ async function runAnsweringApprovals(
   let task = await rt.engine.run(created.id, { detachOnApproval: true });
   let asked = 0;
   for (let round = 0; task.state === 'waiting_approval' && round < MAX_DENIAL_ROUNDS; round++) {
+    // What a wait writes may follow it asynchronously (a saved page): give it a moment first.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    whileWaiting.push(...dataFolderTargets(home, workspace).map((t) => ({ ...t, source: `${t.source} (while waiting)` })));
     for (const approval of rt.approvals.list({ taskId: task.id, status: 'pending' })) {
       asked++;
       const reason = decision === 'deny' ? 'the security suite denies every approval' : 'control run: every approval granted';
@@ -201,7 +212,7 @@ async function runAnsweringApprovals(
     }
     task = await rt.engine.run(task.id, { detachOnApproval: true });
   }
-  return { ...task, approvalsAnswered: asked };
+  return { ...task, approvalsAnswered: asked, whileWaiting };
 }
 
 /** An active case whose injected instructions the model never followed proves nothing. */
