@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -22,7 +23,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
-      throw new AgentDeskError('unavailable', `service exited with code ${child.exitCode} before it was ready: ${output()}`);
+      throw new AgentDeskError('unavailable', `service exited with code ${child.exitCode} before it was ready: ${withoutStack(output())}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;
@@ -31,7 +32,32 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new AgentDeskError('unavailable', `service not ready at ${url} after ${timeoutMs} ms: ${output()}`);
+  throw new AgentDeskError('unavailable', `service not ready at ${url} after ${timeoutMs} ms: ${withoutStack(output())}`);
+}
+
+/** A service's last output as a person reads it: its messages, not the stack frames or the source excerpt Node prints. */
+export function withoutStack(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(
+      (l) => l.trim() !== '' && !/^\s+at /.test(l) && !/^node:internal\//.test(l) && !/^\s*\^+\s*$/.test(l) && !/^Node\.js v/.test(l),
+    );
+  // Node's crash report: where it threw, the source line, then `Error: …`; the message is what matters.
+  const error = lines.findIndex((l) => /^([A-Z]\w*)?Error\b/.test(l));
+  return (error >= 0 ? lines.slice(error) : lines).slice(-3).join('\n');
+}
+
+/** A script a service runs that is not there: named with where it was looked for and how to fix it. */
+function checkScripts(service: PlaybookService, args: readonly string[], baseDir: string): void {
+  for (const [i, part] of service.command.slice(1).entries()) {
+    if (!part.startsWith('.') || existsSync(args[i]!)) continue;
+    throw new AgentDeskError(
+      'invalid_params',
+      `service ${service.name}: ${part} is not at ${args[i]} (relative paths resolve against the playbook's folder, ${baseDir}); ` +
+        'send the playbook with its folder (playbook.baseDir) or run it from its file',
+    );
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -62,6 +88,7 @@ export class ProcessServiceHost implements ServiceHost {
         const [command, ...args] = service.command.map((part, i) =>
           i > 0 && part.startsWith('.') ? path.resolve(opts.baseDir, part) : part,
         );
+        checkScripts(service, args, opts.baseDir);
         const exe = command === 'node' ? process.execPath : command!;
         const child = spawn(exe, args, {
           cwd: opts.baseDir,

@@ -3,6 +3,7 @@ import type { AgentRuntime } from '../agentRuntime.js';
 import { AgentDeskError } from '../errors.js';
 import { createTask, type TaskRequest } from '../tasks/createTask.js';
 import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
+import { defaultPlaybookBaseDir } from '../tasks/shippedExamples.js';
 import type { ParsedParams } from '../../contract/index.js';
 import type { CallContext, Handlers } from './handlers.js';
 
@@ -18,7 +19,11 @@ function taskRequest(rt: AgentRuntime, p: CreateParams, ctx: CallContext): TaskR
           ...(p.model !== undefined && { model: p.model }),
           ...(p.checks !== undefined && { checks: p.checks }),
         }
-      : { kind: 'playbook', source: p.playbook!.source, baseDir: path.resolve(p.playbook!.baseDir ?? rt.options.home) };
+      : {
+          kind: 'playbook',
+          source: p.playbook!.source,
+          baseDir: path.resolve(p.playbook!.baseDir ?? defaultPlaybookBaseDir(p.playbook!.source, rt.options.home)),
+        };
   return {
     source,
     requester: { kind: 'client', scopes: ctx.scopes, method: 'tasks.create' },
