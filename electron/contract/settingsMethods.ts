@@ -46,11 +46,17 @@ export const SettingsMethods = {
   }),
   'settings.set': spec({
     params: z.object({ config: ConfigPatchSchema }).strict(),
-    result: z.object({ config: ConfigSchema }),
+    result: z.object({
+      config: ConfigSchema,
+      /** When the saved settings take effect: `models`, `policy` and `memory` at the next task, no restart. */
+      appliesTo: z.literal('next-task'),
+      /** Saved sections (or fields) that only a restart of the runtime picks up; empty when none. */
+      restartNeeded: z.array(z.string()),
+    }),
     scope: 'operator.admin',
     sideEffect: true,
     description:
-      'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. Most sections apply at the next start; `models` applies to the next goal task.',
+      'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. `models`, `policy` and `memory` apply to the next task (policy also to a running task’s next step) without a restart; `restartNeeded` names what was saved that applies at the next start. MCP servers change live through `mcp.servers.*`.',
   }),
   'secrets.set': spec({
     params: z

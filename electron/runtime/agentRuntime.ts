@@ -111,7 +111,7 @@ export class AgentRuntime {
       gate,
       approvals: this.approvals,
       // Every runner, the desktop's included, sits behind the network gate for URL checks.
-      runChecks: gatedCheckRunner(options.runChecks ?? runChecks, options.config.policy.networkAllow),
+      runChecks: gatedCheckRunner(options.runChecks ?? runChecks, () => gate.configuredNetworkAllow()),
       plans: options.plans ? options.plans(playbookPlanFactory(this.registry)) : playbookPlanFactory(this.registry),
       ...(options.services && { services: options.services }),
       emit,

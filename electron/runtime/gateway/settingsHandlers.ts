@@ -4,6 +4,7 @@ import { ConfigSchema, type Config } from '../../contract/index.js';
 import type { AgentRuntime } from '../agentRuntime.js';
 import { loadConfig } from '../config.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { PolicyGate } from '../policy/gate.js';
 import type { Redactor } from '../trace/redactor.js';
 import { writeFileAtomicSync } from '../secrets/atomicFile.js';
 import { SecretHostBindings } from '../secrets/secretHosts.js';
@@ -16,7 +17,13 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
     const bindings = new SecretHostBindings(rt.options.home);
     return {
       'settings.get': () => ({ config: loadConfig(rt.options.home) }),
-      'settings.set': (p) => ({ config: writeConfigSections(rt.options.home, p.config) }),
+      'settings.set': (p) => {
+        const config = writeConfigSections(rt.options.home, p.config, (next) => {
+          if ('policy' in p.config) new PolicyGate(next.policy, NO_GRANTS); // refuse a policy the gate cannot compile, before writing
+        });
+        if ('policy' in p.config) rt.gate.reload(config.policy);
+        return { config, appliesTo: 'next-task' as const, restartNeeded: restartNeeded(p.config, rt.options.config) };
+      },
       'secrets.set': (p) => {
         // Known to the redactor before anything could echo it (a provider error, a tool output).
         rt.redactor.add(p.name, p.value);
@@ -38,6 +45,19 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
   };
 }
 
+/** Sections read only at start-up; `policy.allowWrites` is compiled into the browser host when it starts. */
+const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability'] as const;
+const NO_GRANTS = { findGrant: () => undefined };
+
+/** What of a saved patch waits for a restart: start-up sections that changed, and a changed `policy.allowWrites`. */
+function restartNeeded(patch: Record<string, unknown>, running: Config): string[] {
+  const differs = (a: unknown, b: unknown) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null);
+  const sections: string[] = AT_START.filter((key) => key in patch && differs(patch[key], running[key]));
+  const policy = patch.policy as { allowWrites?: unknown } | null | undefined;
+  if (policy !== undefined && differs(policy?.allowWrites ?? [], running.policy.allowWrites)) sections.push('policy.allowWrites');
+  return sections;
+}
+
 /** Registers every stored secret with the redactor (at start-up), so none is ever written in clear. */
 export function redactStoredSecrets(redactor: Redactor, secrets: SecretStore): void {
   for (const name of secrets.list()) {
@@ -50,7 +70,7 @@ export function redactStoredSecrets(redactor: Redactor, secrets: SecretStore): v
  * Replaces whole top-level sections of `<home>/config.json` (`null` removes one, back to its
  * defaults), validates the result and writes it atomically. Returns the effective config.
  */
-export function writeConfigSections(home: string, sections: Record<string, unknown>): Config {
+export function writeConfigSections(home: string, sections: Record<string, unknown>, check?: (next: Config) => void): Config {
   const file = path.join(home, 'config.json');
   let current: Record<string, unknown> = {};
   try {
@@ -68,6 +88,7 @@ export function writeConfigSections(home: string, sections: Record<string, unkno
     const issues = issuesFromZod(parsed.error.issues);
     throw new AgentDeskError('invalid_params', `the config would be invalid:\n${describeIssues(issues)}`, { issues });
   }
+  check?.(parsed.data);
   writeFileAtomicSync(file, Buffer.from(`${JSON.stringify(next, null, 2)}\n`), { mode: 0o644 });
   return parsed.data;
 }

@@ -46,10 +46,10 @@ type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'rule'>;
  */
 export class PolicyGate {
   // Tool output is untrusted, so nothing here reads it: a call cannot grant itself permissions.
-  private readonly rules: CompiledRules;
-  private readonly profiles = new Map<string, CompiledRules>();
-  private readonly profileSet: ReadonlySet<string>;
-  private readonly networkAllow: readonly HostPattern[];
+  private rules!: CompiledRules;
+  private profiles = new Map<string, CompiledRules>();
+  private profileSet!: ReadonlySet<string>;
+  private networkAllow!: readonly HostPattern[];
 
   /** Compiles the config; throws `invalid_params` listing every bad rule and host at once. */
   constructor(
@@ -57,20 +57,35 @@ export class PolicyGate {
     private readonly grants: GrantLookup,
     private readonly tasks: TaskPolicyLookup = NO_AGENTS,
   ) {
+    this.reload(config);
+  }
+
+  /**
+   * Replaces the policy (Settings saved over RPC): every decision from now on uses it, so a
+   * new task — and a running one's next step — needs no restart. A bad config changes nothing.
+   */
+  reload(config: PolicyConfig): void {
     const rules = collectRules(config.rules);
     const hosts = collectHostPatterns(config.networkAllow, 'networkAllow');
     const issues = [...rules.issues, ...hosts.issues];
+    const profiles = new Map<string, CompiledRules>();
     for (const [name, profileRules] of Object.entries(config.profiles ?? {})) {
       const profile = collectRules(profileRules);
       issues.push(...profile.issues.map((i) => ({ ...i, path: `profiles.${name}.${i.path.replace(/^rules\./, '')}` })));
-      this.profiles.set(name, profile.compiled);
+      profiles.set(name, profile.compiled);
     }
     if (issues.length > 0) {
       throw new AgentDeskError('invalid_params', `Invalid policy config:\n${describeIssues(issues)}`, { issues });
     }
     this.rules = rules.compiled;
+    this.profiles = profiles;
     this.networkAllow = hosts.compiled;
-    this.profileSet = new Set(this.profiles.keys());
+    this.profileSet = new Set(profiles.keys());
+  }
+
+  /** The configured hosts checks and tools may reach (`policy.networkAllow`), as compiled now. */
+  configuredNetworkAllow(): readonly HostPattern[] {
+    return this.networkAllow;
   }
 
   /** The decision for one call, in the contract's PolicyDecision shape. */

@@ -18,9 +18,11 @@ export type CheckRunnerFn = (checks: readonly AcceptanceCheck[], ctx: CheckRunCo
  * services — every redirect hop included. Anything else fails the check with the reason; a
  * check is never a way to reach a host the task's tools could not.
  */
-export function gatedCheckRunner(inner: CheckRunnerFn, configAllow: readonly string[]): CheckRunnerFn {
-  const configured = compileHostPatterns(configAllow, 'policy.networkAllow');
+export function gatedCheckRunner(inner: CheckRunnerFn, configAllow: readonly string[] | (() => readonly HostPattern[])): CheckRunnerFn {
+  // A function reads the policy as it is now (it can change while the runtime runs).
+  const fixed = typeof configAllow === 'function' ? undefined : compileHostPatterns(configAllow, 'policy.networkAllow');
   return (checks, ctx) => {
+    const configured = fixed ?? (configAllow as () => readonly HostPattern[])();
     const taskHosts = compileHostPatterns(ctx.networkAllow ?? [], 'task.networkAllow');
     return inner(checks, { ...ctx, permitUrl: urlPermit([...configured, ...taskHosts]) });
   };

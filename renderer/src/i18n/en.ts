@@ -91,6 +91,7 @@ export const en = {
   'nav.settings': 'Settings',
   'settings.save': 'Save',
   'settings.appliesAtRestart': 'Saved to config.json; sandbox settings apply when the runtime next starts.',
+  'settings.appliesToNextTask': 'Models, policy and MCP servers apply to the next task once saved — no restart needed.',
   'new.mode': 'Start from',
   'new.mode.playbook': 'Playbook',
   'new.mode.goal': 'Goal',

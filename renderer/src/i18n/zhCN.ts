@@ -93,6 +93,7 @@ export const zhCN: Record<MessageKey, string> = {
   'nav.settings': '设置',
   'settings.save': '保存',
   'settings.appliesAtRestart': '已保存到 config.json；沙箱设置在运行时下次启动时生效。',
+  'settings.appliesToNextTask': '模型、策略和 MCP 服务器保存后即对下一个任务生效，无需重启。',
   'new.mode': '来源',
   'new.mode.playbook': '剧本',
   'new.mode.goal': '目标',
