@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { RememberSchema } from '../../contract/index.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
+import { cliName } from '../cliName.js';
 
 /** `agent-desk approvals list|approve|deny`: decisions land in the database any runner reads. */
 export function registerApprovals(program: Command): void {
@@ -38,7 +39,7 @@ export function registerApprovals(program: Command): void {
             by,
           );
           if (opts.json) printJson(decided);
-          else console.log(`${decided.id} ${decided.status}. Continue with: agent-desk run --resume ${decided.taskId}`);
+          else console.log(`${decided.id} ${decided.status}. Continue with: ${cliName()} run --resume ${decided.taskId}`);
         });
       });
   }

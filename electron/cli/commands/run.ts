@@ -12,6 +12,7 @@ import { askApprovalsInteractively, showProgress } from '../terminal.js';
 import { pendingProposal } from '../../runtime/planning/llm/intentReview.js';
 import { applyReviewFlags, createGoalTask, settleProposal, type GoalFlags } from './runGoal.js';
 import { saveRecording } from './runRecord.js';
+import { cliName } from '../cliName.js';
 
 interface RunOptions extends GoalFlags {
   input: string[];
@@ -70,8 +71,16 @@ async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunO
     if (!file) throw new AgentDeskError('invalid_params', 'give a playbook file, or --resume <taskId>');
     ({ taskId, secrets } = createFromFile(rt, file, given, opts.workspace));
   }
-  const stopProgress = process.stderr.isTTY && !opts.json ? showProgress(rt, taskId) : () => undefined;
-  const stopPrompts = interactive ? askApprovalsInteractively(rt, taskId) : () => undefined;
+  const progress = process.stderr.isTTY && !opts.json ? showProgress(rt, taskId) : undefined;
+  const stopProgress = () => progress?.stop();
+  const stopPrompts = interactive
+    ? askApprovalsInteractively(
+        rt,
+        taskId,
+        () => stopAtPrompt(rt, taskId),
+        () => progress?.spinner.clear(),
+      )
+    : () => undefined;
   try {
     rt.store.tasks.requestControl(taskId, null);
     const runOnce = () => rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
@@ -82,6 +91,18 @@ async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunO
     stopPrompts();
     stopProgress();
   }
+}
+
+/**
+ * Ctrl-C at the approval prompt: the run only waits, so nothing is half done. The task keeps
+ * waiting for its approval with no owner, the database is closed, and the process exits 130
+ * (interrupted) at once — the run's wait would otherwise keep it alive.
+ */
+function stopAtPrompt(rt: AgentRuntime, taskId: string): never {
+  rt.store.tasks.release(taskId, process.pid);
+  process.stderr.write(`\nStopped. The task waits for its approval; continue with: ${cliName()} run --resume ${taskId}\n`);
+  rt.store.close();
+  process.exit(130);
 }
 
 function createFromFile(rt: AgentRuntime, file: string, given: Record<string, string>, workspace?: string) {
@@ -153,7 +174,7 @@ function report(rt: AgentRuntime, task: Task, json: boolean): number {
     if (task.answer !== undefined) console.log(`\nAnswer:\n${task.answer}\n`);
     for (const a of pending) {
       console.log(`  waiting for approval ${a.id}: ${a.preview.summary}`);
-      console.log(`  decide with: agent-desk approvals approve ${a.id}   then: agent-desk run --resume ${task.id}`);
+      console.log(`  decide with: ${cliName()} approvals approve ${a.id}   then: ${cliName()} run --resume ${task.id}`);
     }
   }
   if (task.state === 'succeeded') return EXIT.ok;

@@ -6,6 +6,7 @@ import { AgentDeskError, describeIssues, issuesFromZod } from '../../runtime/err
 import { pendingProposal, reviewChecks, waitsForReview } from '../../runtime/planning/llm/intentReview.js';
 import { createTask } from '../../runtime/tasks/createTask.js';
 import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
+import { cliName } from '../cliName.js';
 
 /** The `run` flags of a goal task. */
 export interface GoalFlags {
@@ -81,8 +82,8 @@ export async function settleProposal(rt: AgentRuntime, task: Task, flags: GoalFl
   if (!flags.json) {
     console.log(`Proposed acceptance checks for ${task.id}:`);
     for (const check of proposal) console.log(`  ${JSON.stringify(check)}`);
-    console.log(`accept them:   agent-desk run --resume ${task.id} --accept-checks`);
-    console.log(`or edit them:  save a JSON array to a file, then agent-desk run --resume ${task.id} --checks <file>`);
+    console.log(`accept them:   ${cliName()} run --resume ${task.id} --accept-checks`);
+    console.log(`or edit them:  save a JSON array to a file, then ${cliName()} run --resume ${task.id} --checks <file>`);
   }
   return task;
 }

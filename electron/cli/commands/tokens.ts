@@ -6,6 +6,7 @@ import { parseScopes } from './mcp.js';
 import { callLocal } from './secrets.js';
 import { resolveHome } from '../../runtime/config.js';
 import { gatewayFilePath, newGatewayToken, readGatewayFile, writeGatewayFile } from '../gatewayToken.js';
+import { cliName } from '../cliName.js';
 
 /** `agent-desk tokens create|list|revoke`: gateway tokens with chosen scopes, e.g. approvals only for a phone. */
 export function registerTokens(program: Command): void {
@@ -65,6 +66,6 @@ export function registerTokens(program: Command): void {
       writeGatewayFile(home, { ...readGatewayFile(home), token });
       if (opts.json) return printJson({ token, file: gatewayFilePath(home) });
       console.log(token);
-      console.error(`Stored in ${gatewayFilePath(home)}; restart \`agent-desk serve\` to use it (open pages: add #token=<new token>).`);
+      console.error(`Stored in ${gatewayFilePath(home)}; restart \`${cliName()} serve\` to use it (open pages: add #token=<new token>).`);
     });
 }

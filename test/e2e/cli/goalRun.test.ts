@@ -57,7 +57,7 @@ describe('agent-desk run --goal (LLM planner against a local wire-protocol model
     expect(first.stdout).toContain('review acceptance checks');
     for (const [k, v] of Object.entries(CHECK)) expect(first.stdout).toContain(`"${k}":"${v}"`);
     const taskId = /^(tsk_\w+)/m.exec(first.stdout)![1]!;
-    expect(first.stdout).toContain(`agent-desk run --resume ${taskId} --accept-checks`);
+    expect(first.stdout).toContain(`node bin/agent-desk.js run --resume ${taskId} --accept-checks`); // as the user ran it
 
     server.script('chat', ...WRITE_THEN_DONE);
     const second = await agentDesk(['run', '--resume', taskId, '--accept-checks', '--json']);

@@ -39,5 +39,38 @@ describe('agent-desk run on a terminal', () => {
     );
     expect(existsSync(path.join(task.workspace, 'logs/app-2026-10.log'))).toBe(false);
     expect(readFileSync(path.join(task.workspace, 'logs/app-2026-11.log'), 'utf8')).toContain('started');
+    // On a terminal the progress is in colour; the same run with --json prints no escape codes.
+    expect(done.stdout).toContain('\x1b[32msucceeded\x1b[0m');
   }, 120_000);
+
+  it('Ctrl-C at the approval prompt exits at once, leaves the task waiting, and run --resume asks again and finishes', async (ctx) => {
+    const noScript = missing('script');
+    if (noScript) return ctx.skip(noScript);
+    const run = (args: string[]) =>
+      cli.spawnCommand('script', ['-qfec', [process.execPath, CLI_BIN, ...args].map(quote).join(' '), '/dev/null']);
+    const first = run(['run', examplePlaybook('cleanup-old-logs.yaml')]);
+    await first.waitForOutput(/\[n\]o: /, 45_000);
+    first.write('\x03');
+    const stopped = await first.finished(10_000);
+    expect(stopped.code, first.describe()).toBe(130);
+    const hint = /continue with: (node bin\/agent-desk\.js) run --resume (tsk_\w+)/.exec(stopped.stdout);
+    expect(hint, first.describe()).not.toBeNull();
+    const taskId = hint![2]!;
+    const shown = await cli.run(['tasks', 'show', taskId, '--json']);
+    expect(shown.json<{ task: { state: string } }>().task.state).toBe('waiting_approval');
+
+    // The hint works as printed (from the repository root, where the README runs it).
+    const resumed = run(['run', '--resume', taskId]);
+    await resumed.waitForOutput(/Approval needed — Delete logs\/app-2026-10\.log[\s\S]*\[n\]o: /, 45_000);
+    resumed.write('y\n');
+    const done = await resumed.finished(45_000);
+    expect(done.code, resumed.describe()).toBe(0);
+    expect(done.stdout).toContain(`${taskId}  succeeded`);
+  }, 120_000);
+
+  it('without a terminal (--json) nothing is coloured and no spinner is drawn', async () => {
+    const result = await cli.run(['run', examplePlaybook('inventory-report.yaml'), '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain('\x1b[');
+  }, 60_000);
 });
