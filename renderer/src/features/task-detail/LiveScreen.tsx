@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TaskState } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
 import { ActionError } from '../ActionError.js';
@@ -25,6 +25,9 @@ export function LiveScreen({ taskId, taskState }: { taskId: string; taskState: T
   const action = useAction();
   const [secret, setSecret] = useState(false);
   const typing = useTypingBuffer((text) => void action.run(() => sendInput(taskId, { action: 'type', text }, secret)));
+  // Keys land in a hidden text field: an input method composes only in an editable element,
+  // and a paste event carries the person's clipboard.
+  const keys = useRef<HTMLTextAreaElement>(null);
 
   const refresh = useCallback(() => {
     setLoading(true);
@@ -44,14 +47,43 @@ export function LiveScreen({ taskId, taskState }: { taskId: string; taskState: T
           className={takenOver ? 'screen-frame taken-over' : 'screen-frame'}
           tabIndex={takenOver ? 0 : -1}
           onKeyDown={(event) => {
-            const input = takenOver ? keyToAction(event) : undefined;
+            const input = takenOver
+              ? keyToAction({
+                  key: event.key,
+                  ctrlKey: event.ctrlKey,
+                  altKey: event.altKey,
+                  metaKey: event.metaKey,
+                  shiftKey: event.shiftKey,
+                  isComposing: event.nativeEvent.isComposing,
+                })
+              : undefined;
             if (!input) return;
             event.preventDefault(); // the key belongs to the desktop, not to the page's shortcuts
             if (input.action === 'type') return typing.add(input.text);
             typing.flush();
             void action.run(() => sendInput(taskId, input));
           }}
+          onCompositionEnd={(event) => {
+            if (takenOver && event.data) typing.add(event.data);
+            if (keys.current) keys.current.value = '';
+          }}
+          onPaste={(event) => {
+            const text = event.clipboardData.getData('text/plain');
+            event.preventDefault();
+            if (takenOver && text) typing.add(text);
+          }}
         >
+          {takenOver && (
+            <textarea
+              ref={keys}
+              className="screen-keys"
+              aria-label={t('screen.alt')}
+              data-testid="screen-keys"
+              onInput={(event) => {
+                if (!(event.nativeEvent as InputEvent).isComposing) event.currentTarget.value = '';
+              }}
+            />
+          )}
           <img
             className="screen"
             src={`data:image/${image.format};base64,${image.data}`}
@@ -62,7 +94,7 @@ export function LiveScreen({ taskId, taskState }: { taskId: string; taskState: T
             onClick={(event) => {
               if (!takenOver) return;
               const { x, y } = pointOnImage(event, event.currentTarget.getBoundingClientRect(), image);
-              event.currentTarget.parentElement?.focus();
+              (keys.current ?? event.currentTarget.parentElement)?.focus();
               typing.flush();
               void action.run(() => sendInput(taskId, { action: 'click', x, y, button: 'left', count: 1 }));
             }}

@@ -36,6 +36,8 @@ export interface KeyPress {
   altKey: boolean;
   metaKey: boolean;
   shiftKey: boolean;
+  /** Inside an input method's composition: the IME owns the key, its text comes at compositionend. */
+  isComposing?: boolean;
 }
 
 /**
@@ -43,6 +45,9 @@ export interface KeyPress {
  * script), named keys and shortcuts are pressed; lone modifiers and unknown keys do nothing.
  */
 export function keyToAction(press: KeyPress): ComputerAction | undefined {
+  if (press.isComposing) return undefined;
+  // The person's paste shortcut pastes their clipboard (the paste event), not the desktop's.
+  if ((press.ctrlKey || press.metaKey) && !press.altKey && press.key.toLowerCase() === 'v') return undefined;
   const modifiers = [press.ctrlKey && 'ctrl', press.altKey && 'alt', press.metaKey && 'meta'].filter((m): m is string => Boolean(m));
   const named = NAMED_KEYS[press.key] ?? (/^F([1-9]|1[0-2])$/.test(press.key) ? press.key.toLowerCase() : undefined);
   if (named) return { action: 'key', keys: [...modifiers, ...(press.shiftKey ? ['shift'] : []), named] };
