@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_BIN, CliSandbox, examplePlaybook } from '../../support/cliSandbox.js';
+import { writeFileSync } from 'node:fs';
+import { CLI_BIN, CliSandbox, examplePlaybook, useLocalModel } from '../../support/cliSandbox.js';
+import { ModelServer } from '../../support/modelServer.js';
 import { missing } from '../../support/requirements.js';
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -67,6 +69,32 @@ describe('agent-desk run on a terminal', () => {
     expect(done.code, resumed.describe()).toBe(0);
     expect(done.stdout).toContain(`${taskId}  succeeded`);
   }, 120_000);
+
+  it('a goal task shows a spinner while the model is called, and none once it is done', async (ctx) => {
+    const noScript = missing('script');
+    if (noScript) return ctx.skip(noScript);
+    const server = await new ModelServer().start();
+    try {
+      await useLocalModel(cli, server.url, 'sk-e2e-terminal-5c1d9e7f3a');
+      const checks = path.join(cli.home, 'checks.json');
+      writeFileSync(checks, JSON.stringify([{ type: 'file_contains', name: 'greeting', path: 'hello.txt', text: 'hello world' }]));
+      server.script(
+        'chat',
+        { toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello world' } }], usage: { input: 900, output: 60 } },
+        { text: 'Wrote hello.txt.', usage: { input: 1000, output: 10 } },
+      );
+      const command = [process.execPath, CLI_BIN, 'run', '--goal', 'Write hello world into hello.txt', '--checks', checks]
+        .map(quote)
+        .join(' ');
+      const done = await cli.spawnCommand('script', ['-qfec', command, '/dev/null']).finished(60_000);
+      expect(done.code, done.stdout).toBe(0);
+      expect(done.stdout).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[0m waiting for the model…/);
+      // The last thing on the terminal is the report, not a spinner frame.
+      expect(done.stdout.trimEnd().split('\n').at(-1)).not.toContain('waiting for the model');
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 
   it('without a terminal (--json) nothing is coloured and no spinner is drawn', async () => {
     const result = await cli.run(['run', examplePlaybook('inventory-report.yaml'), '--json']);
