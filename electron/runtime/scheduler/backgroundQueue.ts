@@ -78,6 +78,12 @@ export class BackgroundQueue {
     return true;
   }
 
+  /** Whether the task has an entry that is not finished (pending, or running in some process). */
+  has(taskId: string): boolean {
+    const entry = this.deps.repo.get(taskId);
+    return entry !== undefined && entry.state !== 'done';
+  }
+
   /** Fills free slots with ready entries. Synchronous, so two pumps never interleave. */
   pump(): void {
     if (!this.started || this.stopping) return;

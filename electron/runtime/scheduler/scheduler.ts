@@ -123,7 +123,7 @@ export class Scheduler {
     // A queued run detaches while it waits for an approval; the decision (from any client) wakes it.
     this.stopWaking ??= this.rt.bus.on({ events: ['approval.resolved'] }, (frame) => {
       const approval = frame.data as { taskId: string; status: string };
-      if (approval.status === 'approved' || approval.status === 'denied') this.queue.wake(approval.taskId);
+      if (approval.status === 'approved' || approval.status === 'denied') this.wake(approval.taskId);
     });
     if (this.loopAbort) return;
     this.loopAbort = new AbortController();
@@ -138,6 +138,23 @@ export class Scheduler {
     await this.loopDone;
     this.loopAbort = undefined;
     await this.queue.stop();
+  }
+
+  /**
+   * A decided approval's task goes on here: through the queue when the queue ran it (its limits
+   * hold), else — a run that detached and ended, e.g. `run --no-interactive` in a CLI that has
+   * exited — resumed directly. A task running here or in another live process is left to it.
+   */
+  private wake(taskId: string): void {
+    if (this.queue.wake(taskId)) return;
+    const task = this.rt.store.tasks.get(taskId);
+    if (task?.state !== 'waiting_approval' || this.rt.engine.isRunningHere(taskId)) return;
+    if (this.queue.has(taskId)) return; // pending or running in the queue: it will get there
+    try {
+      this.rt.engine.resume(taskId);
+    } catch (error) {
+      if (!(error instanceof AgentDeskError && error.code === 'conflict')) throw error; // another live process runs it
+    }
   }
 
   private async loop(signal: AbortSignal): Promise<void> {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPlaybookTask } from '../../../support/runtime.js';
 import { cronRuntime } from './cronFixtures.js';
 
 /** A playbook whose delete waits for an approval. */
@@ -52,4 +53,18 @@ describe('a cron-started task waiting for an approval', () => {
       expect(task.state).toBe(decision === 'approve' ? 'succeeded' : 'failed');
     },
   );
+
+  it('a task whose run detached and ended elsewhere (run --no-interactive) goes on when approved here', async () => {
+    h = cronRuntime();
+    h.scheduler().start();
+    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    expect((await h.rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
+    const [approval] = h.rt.approvals.list({ status: 'pending', taskId: task.id });
+    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'ui:alice');
+    const done = await until(
+      () => h.rt.engine.get(task.id),
+      (t) => t.state === 'succeeded' || t.state === 'failed',
+    );
+    expect(done.state).toBe('succeeded');
+  });
 });
