@@ -13,6 +13,7 @@ import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { printJson, reportError } from '../output.js';
 import { RENDERER_DIST, webUiHandler } from '../../capabilities/transports/webUi.js';
 import { median, round } from './benchStats.js';
+import { benchUiLatency } from './benchUiLatency.js';
 
 const SEEDED_TASKS = 25;
 const PLAYBOOK = 'name: bench-ui\nsteps:\n  - tool: fs.list\n    args: { path: . }\n';
@@ -54,6 +55,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS] });
   const loads: number[] = [];
+  let latency: Awaited<ReturnType<typeof benchUiLatency>>;
   try {
     for (let i = 0; i < SEEDED_TASKS; i++)
       rt.engine.create({ title: `bench task ${i}`, plan: { kind: 'playbook', source: PLAYBOOK, baseDir: home }, inputs: {} });
@@ -67,6 +69,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
       await context.close();
       if (i > 0) loads.push(ms); // the first run warms the HTTP cache and Chromium's code cache
     }
+    latency = await benchUiLatency(browser, runs);
   } finally {
     await browser.close();
     await gateway.close();
@@ -76,8 +79,11 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   return {
     runs,
     bundle,
-    ms: { pageLoadToTaskList: round(median(loads)), pageLoadToTaskListMax: round(Math.max(...loads)) },
-    notes: `fresh browser context per run (cold page cache); ${SEEDED_TASKS} tasks in the store; gateway and runtime in this process`,
+    ms: { pageLoadToTaskList: round(median(loads)), pageLoadToTaskListMax: round(Math.max(...loads)), ...latency },
+    notes:
+      `page load: fresh browser context per run (cold page cache), ${SEEDED_TASKS} tasks in the store; ` +
+      'goal → first step card: typed in the composer, the product goal planner with an in-process scripted model (fs.write, then the answer); ' +
+      'approval → dialog: from the runtime emitting approval.requested for a playbook fs.delete to the dialog shown; gateway and runtime in this process',
     chromium: executablePath,
     machine: {
       cpus: os.cpus().length,
@@ -92,7 +98,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
 export function registerBenchUi(bench: Command): void {
   bench
     .command('ui')
-    .description('renderer bundle size (gzip) and page load → first task list in Chromium (median ms)')
+    .description('renderer bundle size (gzip); page load → task list, goal → first step card, approval → dialog in Chromium (median ms)')
     .option('--runs <n>', 'timed runs (after one warm-up)', '10')
     .option('--json', 'print JSON (the default)')
     .action(async (opts: { runs: string; json?: boolean }) => {

@@ -10,14 +10,18 @@ afterEach(async () => {
 });
 
 describe.skipIf(skip)(`agent-desk bench ui${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  it('prints the gzip bundle size and page load → first task list as JSON', async () => {
+  it('prints the gzip bundle size, page load → first task list, goal → first step card and approval → dialog as JSON', async () => {
     cli = new CliSandbox();
     const result = await cli.run(['bench', 'ui', '--runs', '1', '--json'], { timeoutMs: 120_000 });
     expect(result.code, explain(result)).toBe(0);
     expect(result.json()).toMatchObject({
       runs: 1,
       bundle: { total: { bytes: expect.any(Number), gzipBytes: expect.any(Number) }, js: { gzipBytes: expect.any(Number) } },
-      ms: { pageLoadToTaskList: expect.any(Number) },
+      ms: {
+        pageLoadToTaskList: expect.any(Number),
+        goalSubmittedToFirstStepCard: expect.any(Number),
+        approvalRequestedToDialog: expect.any(Number),
+      },
     });
   });
 });
