@@ -1,11 +1,13 @@
 import { RemoteGate } from '../RemoteGate.js';
-import { useT } from '../useApp.js';
+import { toolDescription } from '../../i18n/toolDescriptions.js';
+import { useApp, useT } from '../useApp.js';
 import { useRemote } from '../useRemote.js';
 import { toolsByTier } from './tiers.js';
 
 /** Every registered tool by tier, with its risk and whether it can be used right now. */
 export function ToolsView() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const catalog = useRemote((c) => c.call('tools.catalog', {}));
   return (
     <section data-testid="tools-view">
@@ -35,7 +37,7 @@ export function ToolsView() {
                         <td>
                           <code>{tool.name}</code>
                         </td>
-                        <td>{tool.description || tool.title}</td>
+                        <td>{toolDescription(locale, tool)}</td>
                         <td>
                           <span className={`risk risk-${tool.risk}`}>{tool.risk}</span>
                         </td>
