@@ -57,10 +57,10 @@ describe.skipIf(skip)(`Web Workers in the task browser${skip ? ` (skipped: ${ski
     hosts.push(host);
     const session = await host.session(tempDir());
     await session.page.goto(`${origin}/page.html`);
-    await session.page.waitForFunction(() => {
-      const r = JSON.parse(document.title || '{}') as Record<string, string>;
-      return r.blob !== undefined && r.site !== undefined;
-    });
+    // Runs in the page (a string: the test project has no DOM types).
+    await session.page.waitForFunction(
+      "(() => { const r = JSON.parse(document.title || '{}'); return r.blob !== undefined && r.site !== undefined; })()",
+    );
     expect(JSON.parse(await session.page.title())).toEqual({ blob: 'blocked', site: 'relative-ok|blocked' });
     expect(connections).toBe(0);
   });
