@@ -31,3 +31,4 @@ export * from './modelsConfig.js';
 export * from './settingsMethods.js';
 export * from './intentMethods.js';
 export * from './recordMethods.js';
+export * from './serverText.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerTextSchema } from './serverText.js';
 
 /** Tool tiers in router priority order: the router prefers the first available one. */
 export const TierSchema = z.enum(['api', 'mcp', 'browser', 'gui']);
@@ -51,6 +52,8 @@ export const RouteSchema = z.object({
   tool: z.string(),
   tier: TierSchema,
   reason: z.string(),
+  /** `reason` as a catalog code and parameters, where the reason is one the catalogs know. */
+  reasonText: ServerTextSchema.optional(),
   attempts: z.array(RouteAttemptSchema),
 });
 /** A recorded route. */

@@ -1,4 +1,12 @@
-import { TIER_ORDER, type Issue, type Route, type RouteAttempt, type SandboxMode, type Tier } from '../../contract/index.js';
+import {
+  TIER_ORDER,
+  type Issue,
+  type Route,
+  type RouteAttempt,
+  type SandboxMode,
+  type ServerText,
+  type Tier,
+} from '../../contract/index.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
 import { FALLBACK_ARGS, fallbackArgs } from './capabilities.js';
 import { availabilityOf, type ToolRegistry, type ToolUser } from './registry.js';
@@ -21,7 +29,12 @@ export interface RouteCandidate {
   tool: AnyTool;
   args: unknown;
   reason: string;
+  /** The reason as a catalog code, when it is one of the plain cases. */
+  reasonText?: ServerText;
 }
+
+/** Why a candidate is in the plan: the English text, and its catalog code where there is one. */
+type Reason = { reason: string; reasonText?: ServerText };
 
 /** Candidates in the order to try them, and the tools passed over with why. */
 export interface RoutePlan {
@@ -105,10 +118,17 @@ export class ToolRouter {
       .filter((e) => e.ok || e.attempt.outcome !== 'invalid_args');
     const evaluations = [namedEvaluation, ...fallbackEvaluations];
     const prefix = fallbackPrefix(namedEvaluation);
-    const namedReason = `named in plan${this.tierNote(named)}`;
-    return settle(evaluations, `"${name}"`, (tool) =>
-      tool === named ? namedReason : `${prefix}${tool.name} provides ${sharedCapability(tool, shared)} (${tool.tier} tier)`,
-    );
+    const note = this.tierNote(named);
+    const namedReason: Reason = {
+      reason: `named in plan${note}`,
+      ...(note === '' && { reasonText: { code: 'route.namedInPlan', params: {} } }),
+    };
+    return settle(evaluations, `"${name}"`, (tool) => {
+      if (tool === named) return namedReason;
+      const params = { first: named.name, tool: tool.name, capability: sharedCapability(tool, shared), tier: tool.tier };
+      const reason = `${prefix}${params.tool} provides ${params.capability} (${params.tier} tier)`;
+      return { reason, reasonText: { code: namedEvaluation.ok ? 'route.fallbackIf' : 'route.fallbackFor', params } };
+    });
   }
 
   /** Why a named tool's tier serves its capability: the higher tiers that are unavailable now ('' when none). */
@@ -142,9 +162,13 @@ export class ToolRouter {
       (tool) => {
         if (firstChosen === undefined) {
           firstChosen = tool;
-          return `highest available tier for ${capability}`;
+          return { reason: `highest available tier for ${capability}`, reasonText: { code: 'route.highestTier', params: { capability } } };
         }
-        return `fallback if ${firstChosen.name} fails: ${tool.name} provides ${capability} (${tool.tier} tier)`;
+        const params = { first: firstChosen.name, tool: tool.name, capability, tier: tool.tier };
+        return {
+          reason: `fallback if ${params.first} fails: ${params.tool} provides ${capability} (${params.tier} tier)`,
+          reasonText: { code: 'route.fallbackIf', params },
+        };
       },
     );
   }
@@ -168,7 +192,13 @@ function permitted(tools: AnyTool[], permit: Permit): AnyTool[] {
 
 /** The route record for a chosen candidate and the tools passed over before it. */
 export function describeRoute(candidate: RouteCandidate, skipped: readonly RouteAttempt[]): Route {
-  return { tool: candidate.tool.name, tier: candidate.tool.tier, reason: candidate.reason, attempts: [...skipped] };
+  return {
+    tool: candidate.tool.name,
+    tier: candidate.tool.tier,
+    reason: candidate.reason,
+    ...(candidate.reasonText && { reasonText: candidate.reasonText }),
+    attempts: [...skipped],
+  };
 }
 
 function evaluate(tool: AnyTool, args: Record<string, unknown>): Evaluation {
@@ -195,11 +225,11 @@ function evaluate(tool: AnyTool, args: Record<string, unknown>): Evaluation {
 }
 
 /** Splits evaluations into candidates and skips; when nothing can run, the first choice decides the error. */
-function settle(evaluations: Evaluation[], what: string, reasonFor: (tool: AnyTool) => string): RoutePlan {
+function settle(evaluations: Evaluation[], what: string, reasonFor: (tool: AnyTool) => Reason): RoutePlan {
   const candidates: RouteCandidate[] = [];
   const skipped: RouteAttempt[] = [];
   for (const evaluation of evaluations) {
-    if (evaluation.ok) candidates.push({ tool: evaluation.tool, args: evaluation.args, reason: reasonFor(evaluation.tool) });
+    if (evaluation.ok) candidates.push({ tool: evaluation.tool, args: evaluation.args, ...reasonFor(evaluation.tool) });
     else skipped.push(evaluation.attempt);
   }
   if (candidates.length > 0) return { candidates, skipped };

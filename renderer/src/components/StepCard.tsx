@@ -25,6 +25,8 @@ export interface StepCardProps {
   /** The step's number as shown (plan position), or who acted for steps outside the plan. */
   indexLabel: string;
   tierLabel: string | undefined;
+  /** Why the router chose the tool, in the reader's language where the catalogs know it. */
+  routeReason?: string | undefined;
   policyLabel: string | undefined;
   formatCost: (usd: number) => string;
   image?: { src: string; mark?: { xPct: number; yPct: number } };
@@ -42,7 +44,7 @@ function elided(value: unknown): unknown {
  * One step as a card: what it did (title, tool), how it was routed and gated, what it cost, and —
  * collapsed — its arguments and result as the server sent them (secrets already masked there).
  */
-export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, policyLabel, formatCost, image }: StepCardProps) {
+export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, routeReason, policyLabel, formatCost, image }: StepCardProps) {
   const title = step.planStepId ?? step.tool;
   return (
     <article className="step-card" data-testid="step-card" data-step-status={step.status} data-tool={step.tool} aria-label={title}>
@@ -62,9 +64,9 @@ export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, pol
         {tierLabel && (
           <div>
             <dt>{labels.tier}</dt>
-            <dd data-testid="step-route" title={step.route?.reason}>
+            <dd data-testid="step-route" title={routeReason}>
               {tierLabel}
-              {step.route?.reason ? <span className="muted"> — {step.route.reason}</span> : null}
+              {routeReason ? <span className="muted"> — {routeReason}</span> : null}
             </dd>
           </div>
         )}

@@ -307,6 +307,10 @@ export const en = {
   'notify.enable': 'Notify me when an approval waits',
   'notify.on': 'Notifications are on while approvals wait.',
   'notify.blocked': 'Notifications are blocked for this page in the browser settings.',
+  'route.namedInPlan': 'named in plan',
+  'route.fallbackFor': 'fallback: {first} could not run; {tool} provides {capability} ({tier} tier)',
+  'route.highestTier': 'highest available tier for {capability}',
+  'route.fallbackIf': 'fallback if {first} fails: {tool} provides {capability} ({tier} tier)',
 } as const;
 
 /** A message key. */

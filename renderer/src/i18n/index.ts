@@ -22,6 +22,19 @@ export function translate(locale: Locale, key: MessageKey, vars: Record<string, 
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
+/**
+ * A server text (code + parameters) in the reader's language; the English the server sent when
+ * the catalogs do not know the code (a newer server, or a reason with no code).
+ */
+export function translateServerText(
+  locale: Locale,
+  text: { code: string; params: Record<string, string | number> } | undefined,
+  english: string,
+): string {
+  if (!text || !(text.code in en)) return english;
+  return translate(locale, text.code as MessageKey, text.params);
+}
+
 /** Formats a cost in US dollars. */
 export function formatCost(usd: number): string {
   return `$${usd.toFixed(usd < 0.01 && usd > 0 ? 4 : 2)}`;

@@ -308,4 +308,8 @@ export const zhCN: Record<MessageKey, string> = {
   'notify.enable': '有审批等待时通知我',
   'notify.on': '有审批等待时会发出通知。',
   'notify.blocked': '浏览器设置已阻止此页面的通知。',
+  'route.namedInPlan': '计划中指定',
+  'route.fallbackFor': '后备：{first} 无法运行；{tool} 提供 {capability}（{tier} 层）',
+  'route.highestTier': '{capability} 的最高可用层',
+  'route.fallbackIf': '{first} 失败时的后备：{tool} 提供 {capability}（{tier} 层）',
 };

@@ -68,7 +68,7 @@ async function useLook(page: Page, locale: 'en' | 'zh-CN', theme: 'light' | 'dar
 }
 
 describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  it('no serious or critical axe violation on any view, in both languages and themes; a long title wraps', async () => {
+  it('no serious or critical axe violation on any view, in both languages and themes; a long title wraps; route reasons in the page language', async () => {
     requireBuiltUi();
     const serve = await startServe(ui.home());
     const { page, problems } = await openUi(ui.browser, serve);
@@ -105,6 +105,9 @@ describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip
         await show(page, `#/task/${task.id}`, '[data-testid="task-detail"]');
         await page.waitForSelector('[data-testid="conversation"] .step-card', WAIT);
         await expectNoOverflow(page, '.task-title', `${look} task page`);
+        // The router's reason travels as a code: it reads in the page's language.
+        const route = await page.getByTestId('step-route').first().textContent();
+        expect(route).toContain(locale === 'zh-CN' ? '计划中指定' : 'named in plan');
         await expectAccessible(page, `${look} task page`);
         await shot(page, `views/${look}-task`);
         await show(page, `#/approval/${approval.id}`, '[role="dialog"]');

@@ -1,7 +1,7 @@
 import type { Approval, Step, Task, TaskEvent } from '../../../../electron/contract/index.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { StepCard, type StepCardLabels } from '../../components/StepCard.js';
-import { formatCost } from '../../i18n/index.js';
+import { formatCost, translateServerText } from '../../i18n/index.js';
 import { useApp, useT } from '../useApp.js';
 import { conversation } from './conversation.js';
 import { stepImage } from './stepImage.js';
@@ -77,6 +77,7 @@ function useStepLabels(): StepCardLabels {
 
 function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const policy = step.policy;
   const source = {
     rule: 'policySource.rule',
@@ -94,6 +95,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
       // A person's actions during a takeover are numbered apart from the plan; they show who acted.
       indexLabel={step.tool === 'gui.user_action' ? t('conv.you') : String(step.index + 1)}
       tierLabel={step.route ? t(`tier.${step.route.tier}`) : undefined}
+      routeReason={step.route && translateServerText(locale, step.route.reasonText, step.route.reason)}
       policyLabel={
         policy ? `${t(`policy.${policy.effect}`)} · ${t(source[policy.source])}${policy.rule ? ` ${policy.rule}` : ''}` : undefined
       }

@@ -115,6 +115,7 @@ describe('ToolRouter', () => {
       tool: 'browser__upload',
       tier: 'browser',
       reason: 'highest available tier for file.write',
+      reasonText: { code: 'route.highestTier', params: { capability: 'file.write' } },
       attempts: plan.skipped,
     });
   });
