@@ -16,8 +16,9 @@ const ARGS = [
   '--window-position=0,0',
   '--start-maximized',
   '--test-type',
-  // On the egress network the runtime's allowlisting proxy is the only way out.
-  ...(process.env.https_proxy ? [`--proxy-server=${process.env.https_proxy}`] : []),
+  // On the egress network the runtime's allowlisting proxy is the only way out; loopback too, so
+  // an allowlisted `127.0.0.1:<port>` is the host's service the proxy reaches (the desktop has none).
+  ...(process.env.https_proxy ? [`--proxy-server=${process.env.https_proxy}`, '--proxy-bypass-list=<-loopback>'] : []),
 ];
 
 let context: BrowserContext | undefined;
