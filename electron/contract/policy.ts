@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerTextSchema } from './serverText.js';
 import { RiskClassSchema } from './tool.js';
 
 /** The gate's verdict for one tool call. */
@@ -20,6 +21,8 @@ export const PolicyDecisionSchema = z.object({
   /** The rule text that matched, e.g. `fs.delete(logs/**)`. */
   rule: z.string().optional(),
   reason: z.string(),
+  /** Each `; `-separated part of `reason` as a catalog code, when the default rules decided. */
+  reasonTexts: z.array(ServerTextSchema).optional(),
   /** False for decisions that must be asked every time (payments). */
   rememberable: z.boolean(),
   /** The agent the task runs as, when it has one. */

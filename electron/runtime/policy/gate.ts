@@ -36,7 +36,7 @@ export interface DecideInput {
   networkAllow?: readonly string[];
 }
 
-type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'rule'>;
+type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'reasonTexts' | 'rule'>;
 
 /**
  * Decides allow / ask / deny for a classified tool call: first the task's agent (a tool outside
@@ -148,11 +148,14 @@ export class PolicyGate {
     const defaults = defaultDecision(classification, { networkAllow, scopes: input.scopes ?? [] });
     if (defaults.binding) {
       const overruled = match?.effect === 'allow' ? `; rule "${match.rule}" cannot relax it` : '';
-      return { effect: defaults.effect, source: 'default', reason: defaults.reason + overruled };
+      const texts =
+        match?.effect === 'allow' ? [...defaults.texts, { code: 'policy.ruleCannotRelax', params: { rule: match.rule } }] : defaults.texts;
+      return { effect: defaults.effect, source: 'default', reason: defaults.reason + overruled, reasonTexts: texts };
     }
     if (match?.effect === 'allow') return ruleVerdict(match);
     // Nothing to remember when the defaults already allow (and it saves a lookup per step).
-    if (!match && defaults.effect === 'allow') return { effect: 'allow', source: 'default', reason: defaults.reason };
+    if (!match && defaults.effect === 'allow')
+      return { effect: 'allow', source: 'default', reason: defaults.reason, reasonTexts: defaults.texts };
 
     const grant = this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
     if (grant) {
@@ -160,7 +163,7 @@ export class PolicyGate {
       return { effect: 'allow', source: 'remembered', reason: `${after}${grantReason(grant)}` };
     }
     if (match) return ruleVerdict(match);
-    return { effect: defaults.effect, source: 'default', reason: defaults.reason };
+    return { effect: defaults.effect, source: 'default', reason: defaults.reason, reasonTexts: defaults.texts };
   }
 }
 

@@ -14,8 +14,11 @@ export function ApprovalPreview({
   approval,
   labels,
   riskLabel = (r) => r,
+  reason = approval.reason,
 }: {
   approval: Approval;
+  /** Why it asks, in the reader's language where the catalogs know it. */
+  reason?: string;
   labels: ApprovalPreviewLabels;
   /** The risk class as a reader's word (the class name stays in the title). */
   riskLabel?: (risk: RiskClass) => string;
@@ -23,7 +26,7 @@ export function ApprovalPreview({
   return (
     <div className="approval-preview" data-testid="approval-preview">
       <p className="summary">{approval.preview.summary}</p>
-      <p className="reason">{approval.reason}</p>
+      <p className="reason">{reason}</p>
       <p>
         {labels.risks}:{' '}
         {approval.risks.map((r) => (

@@ -311,6 +311,18 @@ export const en = {
   'route.fallbackFor': 'fallback: {first} could not run; {tool} provides {capability} ({tier} tier)',
   'route.highestTier': 'highest available tier for {capability}',
   'route.fallbackIf': 'fallback if {first} fails: {tool} provides {capability} ({tier} tier)',
+  'text.separator': '; ',
+  'policy.noRiskClass': 'the call has no risk class, so it asks',
+  'policy.readAllowed': 'read is allowed by default',
+  'policy.writeInsideAllowed': 'write inside the task workspace is allowed by default',
+  'policy.writeOutsideAsks': 'write outside the task workspace asks by default',
+  'policy.riskAsks': '{risk} asks by default',
+  'policy.paymentAsksEveryTime': 'payment asks every time',
+  'policy.secretsNeedScope': 'secrets is denied without the operator.secrets scope',
+  'policy.httpUnknownHostAsks': 'external_http to an unknown host asks by default',
+  'policy.httpHostAllowed': 'external_http to {host} is allowed by networkAllow',
+  'policy.httpHostAsks': 'external_http to {host} asks by default (not in networkAllow)',
+  'policy.ruleCannotRelax': 'rule "{rule}" cannot relax it',
 } as const;
 
 /** A message key. */

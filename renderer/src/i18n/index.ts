@@ -32,7 +32,22 @@ export function translateServerText(
   english: string,
 ): string {
   if (!text || !(text.code in en)) return english;
-  return translate(locale, text.code as MessageKey, text.params);
+  // A `risk` parameter is a risk class: shown in the reader's words, as the risk badges are.
+  const risk = text.params.risk;
+  const riskKey = `risk.${risk}`;
+  const params =
+    typeof risk === 'string' && riskKey in en ? { ...text.params, risk: translate(locale, riskKey as MessageKey) } : text.params;
+  return translate(locale, text.code as MessageKey, params);
+}
+
+/** Several server texts joined in the reader's language; the English when any code is unknown. */
+export function translateServerTexts(
+  locale: Locale,
+  texts: readonly { code: string; params: Record<string, string | number> }[] | undefined,
+  english: string,
+): string {
+  if (!texts?.length || texts.some((text) => !(text.code in en))) return english;
+  return texts.map((text) => translateServerText(locale, text, '')).join(translate(locale, 'text.separator'));
 }
 
 /** Formats a cost in US dollars. */

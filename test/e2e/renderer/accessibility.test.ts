@@ -112,6 +112,10 @@ describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip
         await shot(page, `views/${look}-task`);
         await show(page, `#/approval/${approval.id}`, '[role="dialog"]');
         await expectNoSideScroll(page, '[role="dialog"]', `${look} approval dialog`);
+        // The policy's reason travels as codes too.
+        expect(await page.locator('[role="dialog"] .reason').textContent()).toBe(
+          locale === 'zh-CN' ? '“删除”类操作默认需要询问' : 'delete asks by default',
+        );
         await expectAccessible(page, `${look} approval dialog`);
         await shot(page, `views/${look}-approval`);
         await page.keyboard.press('Escape');

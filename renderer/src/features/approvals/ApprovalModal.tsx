@@ -3,6 +3,7 @@ import type { Remember } from '../../../../electron/contract/index.js';
 import { ApprovalPreview } from '../../components/ApprovalPreview.js';
 import { Modal } from '../../components/Modal.js';
 import { StateView } from '../../components/StateView.js';
+import { translateServerTexts } from '../../i18n/index.js';
 import { useApp, useT } from '../useApp.js';
 import { needsConfirmKey } from './approvalKeys.js';
 
@@ -24,6 +25,9 @@ export function ApprovalModal() {
   const t = useT();
   const approval = useApp((s) => (s.openApprovalId ? s.approvals[s.openApprovalId] : undefined));
   const task = useApp((s) => (approval ? s.tasks[approval.taskId] : undefined));
+  const locale = useApp((s) => s.locale);
+  // The gated step's policy decision carries the reason as codes; the approval row keeps the English.
+  const gated = useApp((s) => (approval ? s.steps[approval.taskId]?.find((step) => step.id === approval.stepId) : undefined));
   const decide = useApp((s) => s.decide);
   const close = useApp((s) => s.openApproval);
   const [denying, setDenying] = useState(false);
@@ -94,6 +98,7 @@ export function ApprovalModal() {
       </p>
       <ApprovalPreview
         approval={approval}
+        reason={translateServerTexts(locale, gated?.policy?.reasonTexts, approval.reason)}
         riskLabel={(r) => t(`risk.${r}`)}
         labels={{
           risks: t('approval.risks'),

@@ -23,6 +23,7 @@ describe('default risk rules', () => {
     expect(defaultDecision(call, ctx())).toEqual({
       effect: 'ask',
       reason: 'write outside the task workspace asks by default',
+      texts: [{ code: 'policy.writeOutsideAsks', params: {} }],
       binding: false,
     });
   });
@@ -74,6 +75,7 @@ describe('default risk rules', () => {
     expect(defaultDecision(classification(['secrets']), ctx([], ['operator.admin']))).toEqual({
       effect: 'deny',
       reason: 'secrets is denied without the operator.secrets scope',
+      texts: [{ code: 'policy.secretsNeedScope', params: {} }],
       binding: true,
     });
   });
@@ -96,6 +98,10 @@ describe('several risks', () => {
     expect(defaultDecision(call, ctx())).toEqual({
       effect: 'ask',
       reason: 'delete asks by default; send asks by default',
+      texts: [
+        { code: 'policy.riskAsks', params: { risk: 'delete' } },
+        { code: 'policy.riskAsks', params: { risk: 'send' } },
+      ],
       binding: false,
     });
   });

@@ -57,6 +57,7 @@ describe('PolicyGate.decide', () => {
       risks: ['delete'],
       source: 'default',
       reason: 'delete asks by default',
+      reasonTexts: [{ code: 'policy.riskAsks', params: { risk: 'delete' } }],
       rememberable: true,
     });
   });
