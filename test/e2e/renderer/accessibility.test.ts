@@ -28,6 +28,32 @@ steps:
 `;
 const VIEWS = ['tasks', 'new', 'approvals', 'grants', 'tools', 'schedules', 'settings'] as const;
 
+/**
+ * Visible English phrases (two or more English words in a row) outside code, tool and file names,
+ * the product's name and what the user wrote (the task title and goal); for the 简体中文 pass.
+ */
+const ENGLISH_SENTENCES = `(() => {
+  const skip = 'code, pre, kbd, script, style, option, .brand, .task-title, .bubble, a[href^="#/task/"], [data-testid="approval-task"], [data-testid="trace-view"] > h1';
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest(skip) || !el.checkVisibility()) continue;
+    const text = node.textContent.replace(/[\\w-]+(\\.[\\w-]+)+/g, ' ');
+    const hit = text.match(/\\b[A-Za-z]{2,}(\\s+[A-Za-z]{2,})+/);
+    if (hit) found.push(hit[0]);
+  }
+  return found;
+})()`;
+
+/** Task state reasons are still English sentences from the server (a `tasks` column, not coded yet). */
+const KNOWN_ENGLISH = new Set(['approval needed']);
+
+async function expectNoEnglish(page: Page, view: string): Promise<void> {
+  const english = (await page.evaluate<string[]>(ENGLISH_SENTENCES)).filter((phrase) => !KNOWN_ENGLISH.has(phrase));
+  expect(english, `${view}: English in the 简体中文 page`).toEqual([]);
+}
+
 /** Fails with every serious or critical axe finding of the view, named. */
 async function expectAccessible(page: Page, view: string): Promise<void> {
   const problems = await seriousAxeViolations(page);
@@ -100,6 +126,7 @@ describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip
             await expectNoOverflow(page, '[data-testid="task-list"]', `${look} task list`);
           }
           await expectAccessible(page, `${look} ${view}`);
+          if (locale === 'zh-CN') await expectNoEnglish(page, `${look} ${view}`);
           await shot(page, `views/${look}-${view}`);
         }
         await show(page, `#/task/${task.id}`, '[data-testid="task-detail"]');
@@ -109,6 +136,7 @@ describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip
         const route = await page.getByTestId('step-route').first().textContent();
         expect(route).toContain(locale === 'zh-CN' ? '计划中指定' : 'named in plan');
         await expectAccessible(page, `${look} task page`);
+        if (locale === 'zh-CN') await expectNoEnglish(page, `${look} task page`);
         await shot(page, `views/${look}-task`);
         await show(page, `#/approval/${approval.id}`, '[role="dialog"]');
         await expectNoSideScroll(page, '[role="dialog"]', `${look} approval dialog`);
@@ -117,11 +145,13 @@ describe.skipIf(skip)(`accessibility, layout and screenshots of every view${skip
           locale === 'zh-CN' ? '“删除”类操作默认需要询问' : 'delete asks by default',
         );
         await expectAccessible(page, `${look} approval dialog`);
+        if (locale === 'zh-CN') await expectNoEnglish(page, `${look} approval dialog`);
         await shot(page, `views/${look}-approval`);
         await page.keyboard.press('Escape');
         await page.waitForSelector('[role="dialog"]', { state: 'detached', ...WAIT });
         await show(page, `#/trace/${task.id}`, 'main');
         await expectAccessible(page, `${look} trace`);
+        if (locale === 'zh-CN') await expectNoEnglish(page, `${look} trace`);
         await shot(page, `views/${look}-trace`);
       }
       expect(problems).toEqual([]);
