@@ -25,25 +25,41 @@ export function redactingDatabase(db: Database.Database, redactor: Redactor): Da
 }
 
 function redactingStatement(statement: Database.Statement, redactor: Redactor): Database.Statement {
+  // Repositories prepare a statement once and call it per step: wrap each method once, not per call.
+  const wrapped = new Map<PropertyKey, (...args: unknown[]) => unknown>();
   const proxy: Database.Statement = new Proxy(statement, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      if (BINDING_METHODS.has(prop)) {
-        return (...params: unknown[]) => {
-          const result = method.apply(target, redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor)));
-          return result === target ? proxy : result;
-        };
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        fn = wrapMethod(target, value as (...args: unknown[]) => unknown, BINDING_METHODS.has(prop), redactor, () => proxy);
+        wrapped.set(prop, fn);
       }
-      // pluck(), raw(), expand(), … return the statement itself: keep handing out the proxy.
-      return (...args: unknown[]) => {
-        const result = method.apply(target, args);
-        return result === target ? proxy : result;
-      };
+      return fn;
     },
   });
   return proxy;
+}
+
+/** A statement method that redacts its bound values (binding methods) and hands out the proxy for chaining. */
+function wrapMethod(
+  target: Database.Statement,
+  method: (...args: unknown[]) => unknown,
+  binds: boolean,
+  redactor: Redactor,
+  proxy: () => Database.Statement,
+): (...args: unknown[]) => unknown {
+  // pluck(), raw(), expand(), … return the statement itself: keep handing out the proxy.
+  if (!binds)
+    return (...args) => {
+      const result = method.apply(target, args);
+      return result === target ? proxy() : result;
+    };
+  return (...params) => {
+    const result = method.apply(target, redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor)));
+    return result === target ? proxy() : result;
+  };
 }
 
 /** A positional value, or an object of named values; only text can hold a secret. */
