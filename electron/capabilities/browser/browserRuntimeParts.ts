@@ -23,13 +23,18 @@ export interface BrowserRuntimeParts {
  * use), a task's context (or its page, with a configured profile) closed when the task ends,
  * the browser closed with the runtime.
  */
-export function browserRuntimeParts(config: Config, home: string): BrowserRuntimeParts {
+export function browserRuntimeParts(
+  config: Config,
+  home: string,
+  /** True when a text holds a known secret value (the runtime's redactor): such page state is never saved. */
+  holdsSecret: (text: string) => boolean = () => false,
+): BrowserRuntimeParts {
   const { profileDir } = config.browser;
   const host = new BrowserHost({
     networkAllow: config.policy.networkAllow,
     allowWrites: config.policy.allowWrites,
     ...(profileDir !== undefined && { profileDir: path.resolve(home, profileDir) }),
-    pageStates: new PageStates(path.join(home, 'browser-pages')),
+    pageStates: new PageStates(path.join(home, 'browser-pages'), holdsSecret),
   });
   return {
     host,

@@ -66,24 +66,37 @@ const SEED_STORAGE = `(origins) => {
   } catch {}
 }`;
 
-/** Where the saved pages of a data folder live (one file per task workspace, 0600). */
+/**
+ * Where the saved pages of a data folder live (one file per task workspace, 0600). Secrets never
+ * reach the disk: a cookie, storage item or field that holds a known secret value is not saved
+ * (`holdsSecret` is the runtime's redactor), and a page whose address holds one is not saved at all.
+ */
 export class PageStates {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly holdsSecret: (text: string) => boolean = () => false,
+  ) {}
 
   private fileOf(workspace: string): string {
     return path.join(this.dir, `${createHash('sha256').update(workspace).digest('hex').slice(0, 24)}.json`);
   }
 
-  /** Saves the session's page (nothing for a blank page). */
+  /** Saves the session's page (nothing for a blank page, or one whose address holds a secret). */
   async save(session: BrowserSession): Promise<void> {
     const url = session.page.url();
-    if (!/^https?:/.test(url)) return;
+    if (!/^https?:/.test(url) || this.holdsSecret(url)) return;
+    const storage = (await session.context.storageState()) as SavedPage['storage'];
+    const fields = (await session.page.evaluate(READ_FIELDS).catch(() => [])) as SavedPage['fields'];
+    const clean = (text: unknown) => !this.holdsSecret(typeof text === 'string' ? text : JSON.stringify(text));
     const saved: SavedPage = {
       version: 1,
       url,
       allowedHosts: session.allowedHosts(),
-      storage: (await session.context.storageState()) as SavedPage['storage'],
-      fields: (await session.page.evaluate(READ_FIELDS).catch(() => [])) as SavedPage['fields'],
+      storage: {
+        cookies: storage.cookies.filter(clean),
+        origins: storage.origins.map((o) => ({ origin: o.origin, localStorage: o.localStorage.filter(clean) })),
+      },
+      fields: fields.filter(clean),
     };
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     writeFileAtomicSync(this.fileOf(session.workspace), Buffer.from(JSON.stringify(saved)), { mode: 0o600 });

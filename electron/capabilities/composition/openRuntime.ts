@@ -48,7 +48,8 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
   const mcp = mcpRuntimeParts(home, version);
-  const browser = browserRuntimeParts(config, home);
+  // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
+  const browser = browserRuntimeParts(config, home, (text) => rt.redactor.text(text) !== text);
   const desktop = desktopRuntimeParts({
     home,
     poolSize: config.sandbox.poolSize,
