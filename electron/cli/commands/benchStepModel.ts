@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,7 +113,10 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   }
   await timeModelSteps(1000); // warm-up: JIT (the step path is hot only after a few hundred steps) and page cache
   const runs: ModelStepFigures[] = [];
-  for (const n of sizes) runs.push(await timeModelSteps(n));
+  for (const n of sizes) {
+    collectGarbage(); // each task starts on a clean heap, not paying for the previous run's garbage
+    runs.push(await timeModelSteps(n));
+  }
   return {
     planner: 'model',
     path: 'engine + runtimeGoalPlans (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
@@ -125,6 +130,12 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
       node: process.version,
     },
   };
+}
+
+/** A full collection between runs (V8's gc, exposed for this call only). */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }
 
 /** Mean µs of the early and of the late steps, and their ratio. */
