@@ -128,15 +128,16 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
     expect(prompt).toContain('Step 1 of 3');
     expect(prompt).toContain('expectation failed: $.sha256');
     expect(prompt).toContain('safe'); // the current observation
-    const steps = h.rt.engine.steps(done.id);
-    expect(steps.map((s) => [s.index, s.tool, s.status])).toEqual([
+    // engine.steps lists them in the order they ran; here by plan position.
+    const byIndex = [...h.rt.engine.steps(done.id)].sort((a, b) => a.index - b.index);
+    expect(byIndex.map((s) => [s.index, s.tool, s.status])).toEqual([
       [0, 'fs.read', 'failed'],
       [1, 'fs.read', 'completed'],
       [2, 'fs.write', 'completed'],
       [3, 'fs.read', 'completed'], // the replacement for step 1, run before step 2
     ]);
-    expect(steps[3]).toMatchObject({ planStepId: 'step1', attempt: 1 });
-    expect(steps[3]!.startedAt <= steps[1]!.startedAt).toBe(true);
+    expect(byIndex[3]).toMatchObject({ planStepId: 'step1', attempt: 1 });
+    expect(byIndex[3]!.startedAt <= byIndex[1]!.startedAt).toBe(true);
   });
 
   it('heals a step whose file moved (the call fails) with the replacement the model gives', async () => {
