@@ -33,6 +33,7 @@ function recordedArgs(action: ComputerAction, secret: boolean): ComputerAction {
  * `tasks.release` gives the desktop back (the agent resumes from the screen as the user left it).
  */
 export function takeoverHandlers(rt: AgentRuntime, desktops: TaskDesktops, live: LiveView, frames: FrameSink): Handlers {
+  const inOrder = serialPerTask();
   return {
     'tasks.takeover': async (p) => {
       const session = desktops.require(p.taskId);
@@ -68,15 +69,30 @@ export function takeoverHandlers(rt: AgentRuntime, desktops: TaskDesktops, live:
       if (p.secret && p.action.action === 'type' && p.action.text.length >= 4) rt.redactor.add('typed_by_user', p.action.text);
       const clock = rt.options.clock ?? systemClock;
       const deps = { store: rt.store, trace: rt.trace, redactor: rt.redactor, clock, emit: rt.bus.emit.bind(rt.bus) };
-      const startedAt = clock.now();
       const args = recordedArgs(p.action, p.secret);
-      try {
-        const output = await performAction(session, p.action, frames);
-        return { step: recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, output, startedAt }) };
-      } catch (error) {
-        recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, error: toErrorShape(error).message, startedAt });
-        throw error;
-      }
+      // A person's inputs reach the desktop in the order they were sent (keys, composed text, pastes).
+      return inOrder(p.taskId, async () => {
+        const startedAt = clock.now();
+        try {
+          const output = await performAction(session, p.action, frames);
+          return { step: recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, output, startedAt }) };
+        } catch (error) {
+          recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, error: toErrorShape(error).message, startedAt });
+          throw error;
+        }
+      });
     },
+  };
+}
+
+/** Runs each task's jobs one after another, in the order they came (other tasks' jobs do not wait). */
+function serialPerTask(): <T>(taskId: string, job: () => Promise<T>) => Promise<T> {
+  const tails = new Map<string, Promise<unknown>>();
+  return (taskId, job) => {
+    const run = (tails.get(taskId) ?? Promise.resolve()).then(job, job);
+    const tail = run.catch(() => undefined);
+    tails.set(taskId, tail);
+    void tail.then(() => tails.get(taskId) === tail && tails.delete(taskId));
+    return run;
   };
 }

@@ -106,7 +106,14 @@ export class PlannerConversation {
     this.unsaved = [];
     if (!store) return;
     // Taken now: the queue changes as the engine takes calls, and the save must hold it whole.
-    const write = { header: headerOf(queue, this.inboxSeq, this.answer), turns: all, events, ...(answer !== undefined && { answer }) };
+    // Dated now, when the model answered: the commit that carries it may come after its first step started.
+    const write = {
+      header: headerOf(queue, this.inboxSeq, this.answer),
+      turns: all,
+      events,
+      at: store.now(),
+      ...(answer !== undefined && { answer }),
+    };
     if (commit) commit(() => store.save(write));
     else store.save(write);
   }

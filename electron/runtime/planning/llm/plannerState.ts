@@ -90,7 +90,10 @@ export function parsePlannerState(stored: StoredPlannerState, taskId: string): P
 /** Where a planner keeps its state and finds the user's messages (the store, per task). */
 export interface PlannerStateStore {
   load(): StoredPlannerState | undefined;
-  save(write: Omit<PlannerStateWrite, 'version' | 'at'>): void;
+  /** `at`: when the model answered (its events are dated then, before the steps the turn led to). */
+  save(write: Omit<PlannerStateWrite, 'version'>): void;
+  /** The time now, as the store dates rows. */
+  now(): string;
   /** User messages after this task event seq, oldest first. */
   inbox(afterSeq: number): { seq: number; text: string }[];
 }
@@ -100,7 +103,8 @@ export function storedPlannerState(store: Store, taskId: string, clock: Clock): 
   const repo = new PlannerStateRepo(store.db);
   return {
     load: () => repo.load(taskId),
-    save: (write) => repo.save(taskId, { ...write, version: PLANNER_STATE_VERSION, at: isoAt(clock.now()) }),
+    save: (write) => repo.save(taskId, { ...write, version: PLANNER_STATE_VERSION }),
+    now: () => isoAt(clock.now()),
     inbox: (afterSeq) => store.events.ofKind(taskId, 'user.message', afterSeq).map((e) => ({ seq: e.seq, text: e.text })),
   };
 }

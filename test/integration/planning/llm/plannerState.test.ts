@@ -114,6 +114,7 @@ describe('one conversation per goal task, saved with its steps', () => {
     const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
     // What the planner saved before the crash: the model's turn and its call, not yet a step.
     storedPlannerState(harness.rt.store, task.id, systemClock).save({
+      at: new Date().toISOString(),
       header: { queue: [{ index: 0, tool: 'fs.write', args: WRITE.arguments, onDeny: 'continue' }], inboxSeq: 0 },
       turns: [
         {
@@ -155,6 +156,7 @@ describe('one conversation per goal task, saved with its steps', () => {
     h = harness;
     const task = createGoalTask(harness.rt, 'Check nothing');
     storedPlannerState(harness.rt.store, task.id, systemClock).save({
+      at: new Date().toISOString(),
       header: { queue: [], inboxSeq: 0, answer: 'Already done.' },
       turns: [{ role: 'assistant', text: 'Already done.', calls: [] }],
       events: [{ kind: 'answer', text: 'Already done.' }],
