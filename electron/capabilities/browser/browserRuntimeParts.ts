@@ -1,3 +1,5 @@
+import type { TaskState } from '../../contract/index.js';
+import { isTerminal } from '../../runtime/engine/stateMachine.js';
 import path from 'node:path';
 import type { Config } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
@@ -6,7 +8,6 @@ import { BrowserHost } from './browserHost.js';
 import { browserTools } from './browserTools.js';
 import { PageStates } from './pageState.js';
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 /** States in which a task waits for a person and may resume in another process. */
 const WAITING = new Set(['waiting_approval', 'waiting_user', 'paused']);
 
@@ -42,9 +43,9 @@ export function browserRuntimeParts(
     onClose: [() => host.close()],
     attach: (rt) => {
       rt.bus.on({ events: ['task.updated'] }, (frame) => {
-        const task = frame.data as { state: string; workspace: string };
+        const task = frame.data as { state: TaskState; workspace: string };
         if (WAITING.has(task.state)) host.savePage(task.workspace);
-        if (FINISHED.has(task.state)) {
+        if (isTerminal(task.state)) {
           host.forgetPage(task.workspace);
           void host.closeSession(task.workspace);
         }

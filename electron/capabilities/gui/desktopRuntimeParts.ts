@@ -1,3 +1,5 @@
+import type { TaskState } from '../../contract/index.js';
+import { isTerminal } from '../../runtime/engine/stateMachine.js';
 import { createHash } from 'node:crypto';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { CheckRunner } from '../../runtime/engine/ports.js';
@@ -11,12 +13,10 @@ import { sandboxTools } from './sandboxTools.js';
 import { takeoverHandlers } from './takeoverHandlers.js';
 import { TaskDesktops } from './taskDesktops.js';
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
-
 /** True while a task is not over: its desktop is kept for it across a restart. */
 function taskMayResume(rt: AgentRuntime, taskId: string): boolean {
   const state = rt.store.tasks.get(taskId)?.state;
-  return state !== undefined && !FINISHED.has(state);
+  return state !== undefined && !isTerminal(state);
 }
 
 /** The owner label of a data folder's sandboxes: runtimes of other folders never reap them. */
@@ -102,8 +102,8 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
       mayResume = (taskId) => taskMayResume(rt, taskId);
       live.publishTo((frame) => rt.bus.emit('screen.frame', frame));
       rt.bus.on({ events: ['task.updated'] }, (frame) => {
-        const task = frame.data as { id: string; state: string; workspace: string };
-        if (FINISHED.has(task.state)) return void desktops.release(task.workspace).catch(() => undefined);
+        const task = frame.data as { id: string; state: TaskState; workspace: string };
+        if (isTerminal(task.state)) return void desktops.release(task.workspace).catch(() => undefined);
         const session = desktops.byTask(task.id);
         if (!session) return;
         if (LIVE.has(task.state) || session.takenOver) live.start(session);
