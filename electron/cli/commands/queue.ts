@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createTask } from '../../runtime/tasks/createTask.js';
+import { createTask, parseTaskPlaybook } from '../../runtime/tasks/createTask.js';
 import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
@@ -31,10 +31,11 @@ export function registerQueue(program: Command): void {
         const given = parsePairs(opts.input);
         const scheduler = schedulerFor(rt);
         const deps = runtimeTaskDeps(rt);
+        const parsed = parseTaskPlaybook(deps, source, file); // once for all the tasks
         const ids = rt.store.transaction(() =>
           Array.from({ length: Number(opts.count) }, (_, n) => {
             const { task } = createTask(deps, {
-              source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file },
+              source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file, parsed },
               requester: { kind: 'local' },
               unattended: 'a queued task',
               inputs: Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),

@@ -1,4 +1,4 @@
-import type { AcceptanceCheck, Agent, Budget, Scope, Task } from '../../contract/index.js';
+import type { AcceptanceCheck, Agent, Budget, Playbook, Scope, Task } from '../../contract/index.js';
 import type { TaskEngine, TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
@@ -12,7 +12,15 @@ import { assertChecksPermitted } from '../verify/checkAdmission.js';
 
 /** What a task is made from: a playbook's text, or a goal for a model. */
 export type TaskSource =
-  | { kind: 'playbook'; source: string; baseDir: string; /** For error locations. */ file?: string }
+  | {
+      kind: 'playbook';
+      source: string;
+      baseDir: string;
+      /** For error locations. */
+      file?: string;
+      /** `source` already parsed by this service's `parseTaskPlaybook` (many tasks of one playbook). */
+      parsed?: Playbook;
+    }
   | { kind: 'goal'; goal: string; model?: string; checks?: readonly AcceptanceCheck[] };
 
 /** Who asks for a task: an RPC or MCP client's scopes, or the local operator (CLI, cron of the local config). */
@@ -77,11 +85,14 @@ export function buildTask(deps: TaskServiceDeps, request: TaskRequest): BuiltTas
     };
   }
   const { source, baseDir, file } = request.source;
-  const playbook = parsePlaybook(source, { ...deps.playbookChecks(), ...(file !== undefined && { source: file }) });
+  const playbook = request.source.parsed ?? parseTaskPlaybook(deps, source, file);
   admit(request.requester, playbook.acceptance, playbook.services.length > 0);
   const secretNames = secretInputNames(playbook);
   if (request.unattended && secretNames.length > 0)
-    throw new AgentDeskError('invalid_params', `playbook "${playbook.name}" has secret inputs, which ${request.unattended} cannot supply unattended`);
+    throw new AgentDeskError(
+      'invalid_params',
+      `playbook "${playbook.name}" has secret inputs, which ${request.unattended} cannot supply unattended`,
+    );
   const inputs = bindInputs(playbook, request.inputs ?? {}, request.env ?? {});
   return {
     spec: {
@@ -97,6 +108,11 @@ export function buildTask(deps: TaskServiceDeps, request: TaskRequest): BuiltTas
     checks: playbook.acceptance,
     startsServices: playbook.services.length > 0,
   };
+}
+
+/** Parses and validates a playbook against the registry's tools, as `buildTask` does. */
+export function parseTaskPlaybook(deps: TaskServiceDeps, source: string, file?: string): Playbook {
+  return parsePlaybook(source, { ...deps.playbookChecks(), ...(file !== undefined && { source: file }) });
 }
 
 /** Builds and records a task (queued; nothing runs yet). */
