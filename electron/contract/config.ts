@@ -54,6 +54,26 @@ export const ConfigSchema = z
       .object({ inPrompt: z.boolean().default(false) })
       .strict()
       .default({ inPrompt: false }),
+    /**
+     * OpenTelemetry export (off by default): spans follow the GenAI semantic conventions and go to
+     * an OTLP/HTTP endpoint. The standard `OTEL_EXPORTER_OTLP_*` variables override these.
+     */
+    telemetry: z
+      .object({
+        otlp: z
+          .object({
+            /** The collector's base URL (`/v1/traces` is appended), e.g. `http://127.0.0.1:4318`. */
+            endpoint: z.string().url().optional(),
+            /** Headers sent with every export (e.g. an API key of a hosted backend). */
+            headers: z.record(z.string(), z.string()).default({}),
+            /** Export prompt, output, tool-argument and tool-result text (redacted); off: only names, ids, counts. */
+            captureContent: z.boolean().default(false),
+          })
+          .strict()
+          .default({ headers: {}, captureContent: false }),
+      })
+      .strict()
+      .default({ otlp: { headers: {}, captureContent: false } }),
     /** `FULL` also survives power loss, at some cost per step. */
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
     /** Model providers (keys by secret name), the default model and the price table. */

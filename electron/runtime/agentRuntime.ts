@@ -29,6 +29,7 @@ import { ToolRouter } from './tools/router.js';
 import type { AnyTool } from './tools/types.js';
 import { Redactor } from './trace/redactor.js';
 import { TraceLog } from './trace/traceLog.js';
+import { TaskTelemetry, type TelemetryOptions } from './trace/telemetry/taskTelemetry.js';
 import { runChecks } from './verify/index.js';
 import { gatedCheckRunner } from './verify/checkGate.js';
 
@@ -56,6 +57,8 @@ export interface RuntimeOptions {
   runChecks?: CheckRunner;
   /** Where secrets live; `${secret:name}` in tool arguments reads them (with host bindings under `home`). */
   secrets?: SecretStore;
+  /** OpenTelemetry export (GenAI spans per task, step and model call); absent: no spans are made. */
+  telemetry?: TelemetryOptions;
 }
 
 /**
@@ -78,6 +81,8 @@ export class AgentRuntime {
   /** Revocable gateway tokens with chosen scopes (transports authenticate by them). */
   readonly tokens: TokenRepo;
   readonly startedAt: string;
+  /** Spans of the tasks running here, when telemetry is on (model providers wrap their calls in it). */
+  readonly telemetry: TaskTelemetry | undefined;
 
   constructor(readonly options: RuntimeOptions) {
     const clock = options.clock ?? systemClock;
@@ -88,6 +93,9 @@ export class AgentRuntime {
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
+    const telemetry = options.telemetry && new TaskTelemetry(options.telemetry, this.redactor, clock);
+    telemetry?.follow(this.bus);
+    this.telemetry = telemetry;
     this.registry = new ToolRegistry();
     for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
     this.trace = new TraceLog(this.store.trace, this.redactor, clock);
@@ -122,6 +130,7 @@ export class AgentRuntime {
       loopThreshold: options.loopThreshold ?? 3,
       questions: this.questions,
       ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
+      ...(telemetry && { toolScope: (call, run) => telemetry.runTool(call, run) }),
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({
@@ -141,6 +150,8 @@ export class AgentRuntime {
   /** Waits for in-process runs, then closes the database. */
   async close(): Promise<void> {
     await this.engine.idle();
+    // Tasks still waiting end their span here, before the exporter's last flush (an onClose).
+    this.telemetry?.endAll();
     for (const release of this.options.onClose ?? []) await release();
     this.store.close();
   }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { traceMeta, tracedFetch } from '../../runtime/trace/telemetry/propagation.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -122,7 +123,10 @@ export class McpConnection {
       const asking = opts.asker && { ...opts.asker, timer };
       if (asking) this.asking.push(asking);
       try {
-        return await client.callTool({ name: tool, arguments: args }, undefined, {
+        // The step's trace context rides in `_meta` on every transport (and as a header over HTTP).
+        const meta = traceMeta();
+        const params = Object.keys(meta).length > 0 ? { name: tool, arguments: args, _meta: meta } : { name: tool, arguments: args };
+        return await client.callTool(params, undefined, {
           ...options,
           onprogress: (p) => {
             timer.touch();
@@ -235,7 +239,7 @@ export class McpConnection {
 
   private makeTransport(): Transport {
     if (this.config.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } });
+      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers }, fetch: tracedFetch });
     }
     const transport = new StdioClientTransport({
       command: this.config.command,

@@ -1,0 +1,44 @@
+import type { Config } from '../../contract/index.js';
+
+/** Where spans go and what they carry, resolved from config.json and the standard OTEL_* variables. */
+export interface TelemetrySettings {
+  /** The traces URL (`…/v1/traces`); undefined: the exporter reads it from OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT. */
+  tracesUrl?: string;
+  /** What `tracesUrl` or the variables name, for messages. */
+  endpointShown: string;
+  /** Headers from config.json (OTEL_EXPORTER_OTLP_HEADERS are added by the exporter). */
+  headers: Record<string, string>;
+  captureContent: boolean;
+}
+
+const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+/** An endpoint as shown in messages: no user, password or query (they may hold a key). */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url.trim());
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+/**
+ * Telemetry is off unless an endpoint is named: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (these win), or `telemetry.otlp.endpoint` in config.json.
+ * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn it off whatever is set;
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true` turns content capture on.
+ */
+export function telemetrySettings(config: Config['telemetry'], env: NodeJS.ProcessEnv): TelemetrySettings | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
+  const captureContent = config.otlp.captureContent || env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
+  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT)) {
+    return { endpointShown: shown(fromEnv!), headers: config.otlp.headers, captureContent };
+  }
+  const endpoint = config.otlp.endpoint;
+  if (endpoint === undefined) return undefined;
+  const tracesUrl = `${endpoint.replace(/\/+$/, '')}/v1/traces`;
+  return { tracesUrl, endpointShown: shown(tracesUrl), headers: config.otlp.headers, captureContent };
+}
