@@ -13,6 +13,9 @@ export interface TelemetrySettings {
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
+/** The traces URL of a collector's base URL. */
+const tracesUrlOf = (base: string): string => `${base.trim().replace(/\/+$/, '')}/v1/traces`;
+
 /** An endpoint as shown in messages: no user, password or query (they may hold a key). */
 function shown(url: string): string {
   try {
@@ -33,12 +36,15 @@ export function telemetrySettings(config: Config['telemetry'], env: NodeJS.Proce
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
   const captureContent = config.otlp.captureContent || env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
-  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT)) {
-    return { endpointShown: shown(fromEnv!), headers: config.otlp.headers, captureContent };
+  // As the exporter reads them: the traces URL as given, or the base URL with /v1/traces.
+  if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
+    return { endpointShown: shown(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), headers: config.otlp.headers, captureContent };
+  }
+  if (isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT)) {
+    return { endpointShown: shown(tracesUrlOf(env.OTEL_EXPORTER_OTLP_ENDPOINT)), headers: config.otlp.headers, captureContent };
   }
   const endpoint = config.otlp.endpoint;
   if (endpoint === undefined) return undefined;
-  const tracesUrl = `${endpoint.replace(/\/+$/, '')}/v1/traces`;
+  const tracesUrl = tracesUrlOf(endpoint);
   return { tracesUrl, endpointShown: shown(tracesUrl), headers: config.otlp.headers, captureContent };
 }

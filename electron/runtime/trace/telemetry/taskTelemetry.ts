@@ -137,7 +137,7 @@ export class TaskTelemetry {
     const open = this.stepSpan(step.taskId, step.id, step.tool, step.route?.tier, Date.parse(step.startedAt));
     if (!open) return; // a step of a task not running here
     applyStep(open.span, step, this.redactor, this.options.captureContent);
-    if (open.status === 'waiting_approval' && step.approvalId && !open.resolved.has(step.approvalId)) this.inferDecision(open, step);
+    if (step.approvalId && !open.resolved.has(step.approvalId)) this.inferDecision(open, step);
     open.status = step.status;
     if (!STEP_ENDED.has(step.status)) return;
     applyStepEnd(open.span, step, this.redactor);
@@ -147,7 +147,7 @@ export class TaskTelemetry {
     task?.ended.add(step.id);
   }
 
-  /** The approval was decided by another process (the CLI, a phone): the step's next state tells how. */
+  /** The approval was decided by another process (the CLI, a phone, before a resume): the step's state tells how. */
   private inferDecision(open: StepSpan, step: Step): void {
     if (step.status === 'waiting_approval') return;
     const name = step.status === 'denied' ? AGENT_DESK_EVENT.approvalDenied : AGENT_DESK_EVENT.approvalApproved;

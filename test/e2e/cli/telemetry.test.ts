@@ -1,0 +1,230 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CliSandbox, examplePlaybook, explain, useLocalModel } from '../../support/cliSandbox.js';
+import { ModelServer, type ReceivedRequest } from '../../support/modelServer.js';
+import { OtlpReceiver, type ReceivedSpan } from '../../support/otlpReceiver.js';
+import { RecordingServer } from '../../support/recordingServer.js';
+
+const MODEL_KEY = 'sk-otel-5d7f9b1c3e5a7c9e1b3d';
+const TOKEN = 'tok_otel_4Hq8Wz2Lm6Rt0Yp3Vc7';
+/** Words only the goal holds: they reach the receiver only when content capture is on. */
+const PROMPT_WORDS = 'ultramarine-heron-417';
+
+let models: ModelServer;
+let api: RecordingServer;
+let receiver: OtlpReceiver;
+let otlpUrl: string;
+let cli: CliSandbox;
+const printed: string[] = [];
+
+beforeAll(async () => {
+  models = await new ModelServer().start();
+  // The API answers with the header it got: the tool's result holds the secret value.
+  api = new RecordingServer((req) => ({ login: 'octo', echoed: req.headers.authorization }));
+  await api.start();
+  receiver = new OtlpReceiver();
+  otlpUrl = await receiver.start();
+});
+afterAll(async () => Promise.all([models.close(), api.close(), receiver.close()]));
+beforeEach(async () => {
+  cli = new CliSandbox();
+  printed.length = 0;
+  models.requests.length = 0;
+  receiver.requests.length = 0;
+  await useLocalModel(cli, models.url, MODEL_KEY);
+});
+afterEach(async () => cli.cleanup());
+
+async function agentDesk(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) {
+  const child = cli.spawn(args, env);
+  if (stdin !== undefined) child.write(stdin);
+  child.child.stdin?.end();
+  const result = await child.finished(60_000);
+  printed.push(result.stdout, result.stderr);
+  return result;
+}
+
+function writeConfig(extra: Record<string, unknown>): void {
+  writeFileSync(
+    path.join(cli.home, 'config.json'),
+    JSON.stringify({
+      models: { providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } }, defaultModel: 'local:gpt-test' },
+      policy: { networkAllow: ['127.0.0.1:*'] },
+      ...extra,
+    }),
+  );
+}
+
+/** The text of the request's first user message (the goal). */
+function goalOf(request: ReceivedRequest): string {
+  const messages = request.body.messages as { role: string; content: unknown }[];
+  return JSON.stringify(messages.find((m) => m.role === 'user')?.content ?? '');
+}
+
+/** A model that reads the URL in its goal and calls it with the secret reference, then finishes. */
+function scriptFetchThenFinish(): void {
+  models.script(
+    'chat',
+    (request) => {
+      const url = /http:\/\/127\.0\.0\.1:\d+\/user/.exec(goalOf(request))?.[0];
+      if (!url) return { text: 'I found no URL in the goal.' };
+      return {
+        toolCalls: [{ name: 'http_request', arguments: { url, headers: { authorization: 'token ${secret:gh}' } } }],
+        usage: { input: 700, output: 40 },
+      };
+    },
+    { text: 'You are octo.', usage: { input: 900, output: 12 } },
+  );
+}
+
+async function runGoal(env: NodeJS.ProcessEnv, moreGoal = '') {
+  const host = `127.0.0.1:${api.port}`;
+  const set = await agentDesk(['secrets', 'set', 'gh', '--host', host], {}, TOKEN);
+  expect(set.code, explain(set)).toBe(0);
+  scriptFetchThenFinish();
+  const checks = path.join(cli.home, 'checks.json');
+  writeFileSync(checks, JSON.stringify([{ type: 'file_exists', name: 'no stray file', path: 'nothing.txt', exists: false }]));
+  const goal = `Who am I on http://${host}/user ? Use \${secret:gh}. Codeword ${PROMPT_WORDS}.${moreGoal}`;
+  const run = await agentDesk(['run', '--goal', goal, '--checks', checks, '--json'], env);
+  expect(run.code, explain(run)).toBe(0);
+  return JSON.parse(run.stdout) as { task: { id: string } };
+}
+
+const byOperation = (spans: ReceivedSpan[], op: string) => spans.filter((s) => s.attributes['gen_ai.operation.name'] === op);
+
+describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
+  it('a goal run is one trace: invoke_agent with chat and execute_tool children, GenAI attributes, traceparent at the model; no prompt text, no secret', async () => {
+    writeConfig({});
+    const { task } = await runGoal({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+    const spans = receiver.spans();
+
+    const [agent, ...otherAgents] = byOperation(spans, 'invoke_agent');
+    expect(otherAgents).toEqual([]);
+    expect(agent!.name).toBe('invoke_agent agent-desk');
+    expect(agent!.parentSpanId).toBeUndefined();
+    expect(agent!.attributes).toMatchObject({
+      'gen_ai.agent.name': 'agent-desk',
+      'gen_ai.conversation.id': task.id,
+      'agent_desk.task.kind': 'goal',
+      'agent_desk.task.state': 'succeeded',
+      'agent_desk.task.resumed': false,
+      'gen_ai.usage.input_tokens': 1600,
+      'gen_ai.usage.output_tokens': 52,
+    });
+    expect(agent!.status.code).toBe(1); // OK
+    expect(agent!.events.filter((e) => e.name === 'agent_desk.check.result').map((e) => e.attributes)).toEqual([
+      expect.objectContaining({ 'agent_desk.check.name': 'no stray file', 'agent_desk.check.passed': true }),
+    ]);
+    expect(agent!.resource['service.name']).toBe('agent-desk');
+    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([agent!.traceId]));
+
+    const chats = byOperation(spans, 'chat');
+    expect(chats.map((c) => c.name)).toEqual(['chat gpt-test', 'chat gpt-test']);
+    for (const chat of chats) {
+      expect(chat.parentSpanId).toBe(agent!.spanId);
+      expect(chat.kind).toBe(3); // CLIENT
+      expect(chat.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test', 'gen_ai.response.model': 'gpt-test' });
+      expect(chat.start >= agent!.start && chat.end <= agent!.end).toBe(true);
+    }
+    expect(chats.map((c) => [c.attributes['gen_ai.usage.input_tokens'], c.attributes['gen_ai.usage.output_tokens']])).toEqual([
+      [700, 40],
+      [900, 12],
+    ]);
+
+    const [tool, ...otherTools] = byOperation(spans, 'execute_tool');
+    expect(otherTools).toEqual([]);
+    expect(tool!.name).toBe('execute_tool http.request');
+    expect(tool!.parentSpanId).toBe(agent!.spanId);
+    expect(tool!.attributes).toMatchObject({
+      'gen_ai.tool.name': 'http.request',
+      'agent_desk.tool.tier': 'api',
+      'agent_desk.policy.effect': 'allow',
+      'agent_desk.step.status': 'completed',
+    });
+    expect(typeof tool!.attributes['gen_ai.tool.call.id']).toBe('string');
+    expect(tool!.start >= chats[0]!.end && tool!.end <= chats[1]!.start).toBe(true);
+
+    // Each model request carried the traceparent of its chat span.
+    const sent = models.received('chat').map((r) => r.headers.traceparent);
+    expect(sent).toEqual(chats.map((c) => `00-${c.traceId}-${c.spanId}-01`));
+
+    const everything = receiver.everything();
+    expect(everything).not.toContain(PROMPT_WORDS);
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain(MODEL_KEY);
+    expect(everything).not.toContain('gen_ai.input.messages');
+    expect(everything).not.toContain('gen_ai.tool.call.result');
+  });
+
+  it('with captureContent the prompt, messages and tool result are exported, the secret still only as [secret:gh]', async () => {
+    writeConfig({ telemetry: { otlp: { endpoint: otlpUrl, captureContent: true } } });
+    // The user even pastes the raw value into the goal: it is known, so it is redacted there too.
+    await runGoal({}, ` My token is ${TOKEN}.`);
+    const spans = receiver.spans();
+    const [agent] = byOperation(spans, 'invoke_agent');
+    expect(String(agent!.attributes['gen_ai.input.messages'])).toContain(PROMPT_WORDS);
+    expect(String(agent!.attributes['gen_ai.input.messages'])).toContain('My token is [secret:gh].');
+    expect(String(agent!.attributes['gen_ai.output.messages'])).toContain('You are octo.');
+    const chats = byOperation(spans, 'chat');
+    expect(String(chats[0]!.attributes['gen_ai.input.messages'])).toContain(PROMPT_WORDS);
+    // The second request holds the tool's result: the echoed header, redacted.
+    expect(String(chats[1]!.attributes['gen_ai.input.messages'])).toContain('token [secret:gh]');
+    const [tool] = byOperation(spans, 'execute_tool');
+    expect(String(tool!.attributes['gen_ai.tool.call.arguments'])).toContain('${secret:gh}');
+    expect(String(tool!.attributes['gen_ai.tool.call.result'])).toContain('[secret:gh]');
+    const everything = receiver.everything();
+    expect(everything).toContain(PROMPT_WORDS);
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain(MODEL_KEY);
+    expect(printed.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('an approval across two processes: the resumed run is a new trace with the same conversation id, requested and approved as step events', async () => {
+    writeConfig({});
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl };
+    const first = await agentDesk(['run', examplePlaybook('cleanup-old-logs.yaml'), '--json'], env);
+    expect(first.code, explain(first)).toBe(3);
+    const taskId = (JSON.parse(first.stdout) as { task: { id: string } }).task.id;
+    const pending = await agentDesk(['approvals', 'list', '--json']);
+    const approvalId = (JSON.parse(pending.stdout) as { approvals: { id: string }[] }).approvals[0]!.id;
+    const approve = await agentDesk(['approvals', 'approve', approvalId]);
+    expect(approve.code, explain(approve)).toBe(0);
+    const resumed = await agentDesk(['run', '--resume', taskId, '--json'], env);
+    expect(resumed.code, explain(resumed)).toBe(0);
+
+    const agents = byOperation(receiver.spans(), 'invoke_agent');
+    expect(agents.map((a) => [a.attributes['gen_ai.conversation.id'], a.attributes['agent_desk.task.state'], a.attributes['agent_desk.task.resumed']])).toEqual([
+      [taskId, 'waiting_approval', false],
+      [taskId, 'succeeded', true],
+    ]);
+    expect(agents[0]!.traceId).not.toBe(agents[1]!.traceId);
+    const deletes = byOperation(receiver.spans(), 'execute_tool').filter((s) => s.attributes['gen_ai.tool.name'] === 'fs.delete');
+    expect(deletes.map((d) => [d.traceId, d.attributes['agent_desk.policy.effect'], d.events.map((e) => e.name)])).toEqual([
+      [agents[0]!.traceId, 'ask', ['agent_desk.approval.requested']],
+      [agents[1]!.traceId, 'ask', ['agent_desk.approval.approved']],
+    ]);
+    expect(deletes[1]!.attributes['agent_desk.step.status']).toBe('completed');
+    expect(agents[1]!.events.filter((e) => e.name === 'agent_desk.check.result')).toHaveLength(2);
+  });
+
+  it('an unreachable collector fails nothing: the task succeeds and one line says the spans could not be sent', async () => {
+    writeConfig({});
+    const closed = new RecordingServer({});
+    await closed.start();
+    const deadUrl = `http://127.0.0.1:${closed.port}`;
+    await closed.close(); // nothing listens there now
+    const run = await agentDesk(['run', examplePlaybook('inventory-report.yaml'), '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: deadUrl });
+    expect(run.code, explain(run)).toBe(0);
+    const warnings = run.stderr.split('\n').filter((l) => l.startsWith('telemetry:'));
+    expect(warnings).toEqual([expect.stringContaining(`spans could not be sent to ${deadUrl}/v1/traces`)]);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('is off by default: no receiver configured, no traceparent sent to the model', async () => {
+    writeConfig({});
+    await runGoal({});
+    expect(receiver.requests).toEqual([]);
+    expect(models.received('chat').map((r) => r.headers.traceparent)).toEqual([undefined, undefined]);
+  });
+});
