@@ -1,23 +1,36 @@
+import { createRequire } from 'node:module';
 import { context, propagation } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetryOptions } from '../../runtime/trace/telemetry/taskTelemetry.js';
 import type { TelemetrySettings } from './telemetrySettings.js';
 import { WarnOnceExporter } from './warnOnceExporter.js';
 
 /** The longest a closing process waits for its last spans to leave (an unreachable collector must not hold up exit). */
-const SHUTDOWN_WAIT_MS = 2_000;
-/** How long one export may take before it counts as failed. */
-const EXPORT_TIMEOUT_MS = 5_000;
+const SHUTDOWN_WAIT_MS = 1_000;
+/**
+ * How long one export (with the exporter's own retries) may take; short, because a process
+ * that exits waits for an export in flight. OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT overrides it.
+ */
+const EXPORT_TIMEOUT_MS = 2_000;
+
+const require = createRequire(import.meta.url);
+
+/** The SDK packages, loaded only when telemetry is on (a process without it pays nothing for them). */
+function loadSdk() {
+  return {
+    ...(require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks')),
+    ...(require('@opentelemetry/core') as typeof import('@opentelemetry/core')),
+    ...(require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')),
+    ...(require('@opentelemetry/resources') as typeof import('@opentelemetry/resources')),
+    ...(require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node')),
+    ...(require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions')),
+  };
+}
+type Sdk = ReturnType<typeof loadSdk>;
 
 /** A running OpenTelemetry SDK: what the runtime is given, and how to flush and stop it. */
 export interface TelemetrySdk {
   options: TelemetryOptions;
-  /** Sends what is queued and stops; waits at most a couple of seconds, never throws. */
+  /** Sends what is queued and stops; waits at most a second, never throws. */
   shutdown(): Promise<void>;
 }
 
@@ -28,42 +41,50 @@ let processWideInstalled = false;
  * expects; they are installed once. The tracer provider is not registered globally: each
  * runtime passes its own tracer, so two runtimes in one process (tests, eval) stay apart.
  */
-function installProcessWide(): void {
+function installProcessWide(sdk: Sdk): void {
   if (processWideInstalled) return;
   processWideInstalled = true;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  context.setGlobalContextManager(new sdk.AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new sdk.W3CTraceContextPropagator());
 }
 
 /** Starts the SDK: OTLP/HTTP (JSON) exporter behind a batch processor, resource `service.name=agent-desk`. */
-export function startTelemetry(settings: TelemetrySettings, version: string, warn: (line: string) => void): TelemetrySdk {
-  installProcessWide();
-  const otlp = new OTLPTraceExporter({
+export function startTelemetry(settings: TelemetrySettings, version: string, warn: (line: string) => void, env: NodeJS.ProcessEnv): TelemetrySdk {
+  const sdk = loadSdk();
+  installProcessWide(sdk);
+  const timeoutFromEnv = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT;
+  const otlp = new sdk.OTLPTraceExporter({
     ...(settings.tracesUrl !== undefined && { url: settings.tracesUrl }),
     ...(Object.keys(settings.headers).length > 0 && { headers: settings.headers }),
-    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...(timeoutFromEnv === undefined && { timeoutMillis: EXPORT_TIMEOUT_MS }),
   });
   const exporter = new WarnOnceExporter(otlp, settings.endpointShown, warn);
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'agent-desk', [ATTR_SERVICE_VERSION]: version }))
+  const resource = sdk
+    .defaultResource()
+    .merge(sdk.resourceFromAttributes({ [sdk.ATTR_SERVICE_NAME]: 'agent-desk', [sdk.ATTR_SERVICE_VERSION]: version }))
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
-    .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({
+    .merge(sdk.detectResources({ detectors: [sdk.envDetector] }));
+  const provider = new sdk.NodeTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000, exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
   });
   const flush = () => void provider.forceFlush().catch(() => undefined);
   return {
     options: { tracer: provider.getTracer('agent-desk', version), captureContent: settings.captureContent, onTaskEnded: flush },
-    shutdown: () => withinMs(provider.shutdown(), SHUTDOWN_WAIT_MS),
+    shutdown: async () => {
+      // A collector that already failed this process is not waited for again.
+      const done = await withinMs(provider.shutdown(), exporter.failed ? 0 : SHUTDOWN_WAIT_MS);
+      if (!done) exporter.warnOnce(new Error(`no answer within ${SHUTDOWN_WAIT_MS} ms at exit; the last spans are dropped`));
+    },
   };
 }
 
-function withinMs(work: Promise<void>, ms: number): Promise<void> {
+/** True when `work` settled within `ms`. */
+function withinMs(work: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
+  const waited = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
     timer.unref();
   });
-  return Promise.race([work.catch(() => undefined), waited]).finally(() => clearTimeout(timer));
+  return Promise.race([work.then(() => true, () => true), waited]).finally(() => clearTimeout(timer));
 }

@@ -9,5 +9,5 @@ import { telemetrySettings } from './telemetrySettings.js';
 export function runtimeTelemetry(config: Config, version: string, env: NodeJS.ProcessEnv = process.env): TelemetrySdk | undefined {
   const settings = telemetrySettings(config.telemetry, env);
   if (!settings) return undefined;
-  return startTelemetry(settings, version, (line) => void process.stderr.write(`${line}\n`));
+  return startTelemetry(settings, version, (line) => void process.stderr.write(`${line}\n`), env);
 }

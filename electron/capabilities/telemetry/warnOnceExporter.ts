@@ -1,5 +1,9 @@
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
+
+/** `ExportResultCode` values, spelled here so this file loads no SDK code of its own. */
+const SUCCESS = 0;
+const FAILED = 1;
 
 /**
  * An exporter that says once, in one line, that spans could not be delivered (an unreachable or
@@ -7,6 +11,8 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
  */
 export class WarnOnceExporter implements SpanExporter {
   private warned = false;
+  /** True once an export failed: a closing process then does not wait for the collector again. */
+  failed = false;
 
   constructor(
     private readonly inner: SpanExporter,
@@ -17,12 +23,12 @@ export class WarnOnceExporter implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     try {
       this.inner.export(spans, (result) => {
-        if (result.code !== ExportResultCode.SUCCESS) this.warnOnce(result.error);
+        if (result.code !== SUCCESS) this.warnOnce(result.error);
         done(result);
       });
     } catch (error) {
       this.warnOnce(error);
-      done({ code: ExportResultCode.FAILED, error: error as Error });
+      done({ code: FAILED, error: error as Error });
     }
   }
 
@@ -34,7 +40,9 @@ export class WarnOnceExporter implements SpanExporter {
     return this.inner.forceFlush?.().catch((error: unknown) => this.warnOnce(error)) ?? Promise.resolve();
   }
 
-  private warnOnce(error: unknown): void {
+  /** Says once why spans were not delivered. */
+  warnOnce(error: unknown): void {
+    this.failed = true;
     if (this.warned) return;
     this.warned = true;
     const why = error instanceof Error ? error.message || error.name : String(error ?? 'unknown error');
