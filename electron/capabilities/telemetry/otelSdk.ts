@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { context, propagation } from '@opentelemetry/api';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import type { TelemetryOptions } from '../../runtime/trace/telemetry/taskTelemetry.js';
 import type { TelemetrySettings } from './telemetrySettings.js';
 import { WarnOnceExporter } from './warnOnceExporter.js';
@@ -51,7 +52,6 @@ function installProcessWide(sdk: Sdk): void {
 /** Starts the SDK: OTLP/HTTP (JSON) exporter behind a batch processor, resource `service.name=agent-desk`. */
 export function startTelemetry(settings: TelemetrySettings, version: string, warn: (line: string) => void, env: NodeJS.ProcessEnv): TelemetrySdk {
   const sdk = loadSdk();
-  installProcessWide(sdk);
   const timeoutFromEnv = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT;
   const otlp = new sdk.OTLPTraceExporter({
     ...(settings.tracesUrl !== undefined && { url: settings.tracesUrl }),
@@ -59,6 +59,33 @@ export function startTelemetry(settings: TelemetrySettings, version: string, war
     ...(timeoutFromEnv === undefined && { timeoutMillis: EXPORT_TIMEOUT_MS }),
   });
   const exporter = new WarnOnceExporter(otlp, settings.endpointShown, warn);
+  const { options, provider } = buildTracer(exporter, version, settings.captureContent, sdk);
+  return {
+    options,
+    shutdown: async () => {
+      // A collector that already failed this process is not waited for again.
+      const done = await withinMs(provider.shutdown(), exporter.failed ? 0 : SHUTDOWN_WAIT_MS);
+      if (!done) exporter.warnOnce(new Error(`no answer within ${SHUTDOWN_WAIT_MS} ms at exit; the last spans are dropped`));
+    },
+  };
+}
+
+/**
+ * The tracer provider (resource, batch processor) over any exporter, and the runtime's options
+ * for it; the process-wide context manager and propagator are installed on first use.
+ */
+export function telemetryWith(exporter: SpanExporter, version: string, captureContent: boolean): TracerSetup {
+  return buildTracer(exporter, version, captureContent, loadSdk());
+}
+
+/** A tracer provider and the runtime's options for it. */
+export interface TracerSetup {
+  options: TelemetryOptions;
+  provider: { forceFlush(): Promise<void>; shutdown(): Promise<void> };
+}
+
+function buildTracer(exporter: SpanExporter, version: string, captureContent: boolean, sdk: Sdk): TracerSetup {
+  installProcessWide(sdk);
   const resource = sdk
     .defaultResource()
     .merge(sdk.resourceFromAttributes({ [sdk.ATTR_SERVICE_NAME]: 'agent-desk', [sdk.ATTR_SERVICE_VERSION]: version }))
@@ -69,14 +96,8 @@ export function startTelemetry(settings: TelemetrySettings, version: string, war
     spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
   });
   const flush = () => void provider.forceFlush().catch(() => undefined);
-  return {
-    options: { tracer: provider.getTracer('agent-desk', version), captureContent: settings.captureContent, onTaskEnded: flush },
-    shutdown: async () => {
-      // A collector that already failed this process is not waited for again.
-      const done = await withinMs(provider.shutdown(), exporter.failed ? 0 : SHUTDOWN_WAIT_MS);
-      if (!done) exporter.warnOnce(new Error(`no answer within ${SHUTDOWN_WAIT_MS} ms at exit; the last spans are dropped`));
-    },
-  };
+  const options: TelemetryOptions = { tracer: provider.getTracer('agent-desk', version), captureContent, onTaskEnded: flush };
+  return { options, provider };
 }
 
 /** True when `work` settled within `ms`. */

@@ -13,8 +13,16 @@ export interface TelemetrySettings {
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
-/** The traces URL of a collector's base URL. */
-const tracesUrlOf = (base: string): string => `${base.trim().replace(/\/+$/, '')}/v1/traces`;
+/** The traces URL of a collector's base URL (`/v1/traces` joins the path, before any query). */
+function tracesUrlOf(base: string): string {
+  try {
+    const url = new URL(base.trim());
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1/traces`;
+    return url.toString();
+  } catch {
+    return base;
+  }
+}
 
 /** An endpoint as shown in messages: no user, password or query (they may hold a key). */
 function shown(url: string): string {

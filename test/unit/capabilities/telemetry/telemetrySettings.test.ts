@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../../../electron/contract/index.js';
+import { telemetrySettings } from '../../../../electron/capabilities/telemetry/telemetrySettings.js';
+
+const configWith = (telemetry?: unknown) => ConfigSchema.parse(telemetry === undefined ? {} : { telemetry }).telemetry;
+
+describe('telemetrySettings', () => {
+  it('is off with no endpoint anywhere', () => {
+    expect(telemetrySettings(configWith(), {})).toBeUndefined();
+    expect(telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBeUndefined();
+  });
+
+  it('config.json names the collector; /v1/traces is appended once', () => {
+    expect(telemetrySettings(configWith({ otlp: { endpoint: 'http://collector:4318/' } }), {})).toEqual({
+      tracesUrl: 'http://collector:4318/v1/traces',
+      endpointShown: 'http://collector:4318/v1/traces',
+      headers: {},
+      captureContent: false,
+    });
+  });
+
+  it('the OTEL_* variables win over config.json (the exporter reads them), the traces one over the general one', () => {
+    const config = configWith({ otlp: { endpoint: 'http://from-config:4318' } });
+    expect(telemetrySettings(config, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' })).toMatchObject({
+      endpointShown: 'http://env:4318/v1/traces',
+    });
+    expect(telemetrySettings(config, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' })?.tracesUrl).toBeUndefined();
+    expect(
+      telemetrySettings(config, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9/t' }),
+    ).toMatchObject({ endpointShown: 'http://traces:9/t' });
+  });
+
+  it('OTEL_SDK_DISABLED and OTEL_TRACES_EXPORTER=none turn it off whatever is set', () => {
+    const config = configWith({ otlp: { endpoint: 'http://collector:4318' } });
+    expect(telemetrySettings(config, { OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
+    expect(telemetrySettings(config, { OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' })).toBeUndefined();
+  });
+
+  it('content capture is opt-in: config.json or the GenAI capture variable', () => {
+    expect(telemetrySettings(configWith({ otlp: { endpoint: 'http://c:4318', captureContent: true } }), {})?.captureContent).toBe(true);
+    expect(
+      telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' })
+        ?.captureContent,
+    ).toBe(true);
+  });
+
+  it('messages never show a key kept in the endpoint (user, password, query)', () => {
+    const shown = telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:s3cr3t-pass@collector.example/otlp?api_key=k3y-value' })!;
+    expect(shown.endpointShown).toBe('https://collector.example/otlp/v1/traces');
+  });
+
+  it('config.json rejects unknown keys in telemetry, at every depth', () => {
+    expect(ConfigSchema.safeParse({ telemetry: { otlp: { endpoint: 'http://c:4318', captureContents: true } } }).success).toBe(false);
+    expect(ConfigSchema.safeParse({ telemetry: { exporter: 'otlp' } }).success).toBe(false);
+    expect(ConfigSchema.safeParse({ telemetry: { otlp: { endpoint: 'not a url' } } }).success).toBe(false);
+  });
+});
