@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../../electron/contract/index.js';
 import { telemetrySettings } from '../../../../electron/capabilities/telemetry/telemetrySettings.js';
@@ -53,5 +54,13 @@ describe('telemetrySettings', () => {
     expect(ConfigSchema.safeParse({ telemetry: { otlp: { endpoint: 'http://c:4318', captureContents: true } } }).success).toBe(false);
     expect(ConfigSchema.safeParse({ telemetry: { exporter: 'otlp' } }).success).toBe(false);
     expect(ConfigSchema.safeParse({ telemetry: { otlp: { endpoint: 'not a url' } } }).success).toBe(false);
+  });
+
+  it('the config example in docs/telemetry.md is a valid config.json that turns telemetry on', () => {
+    const doc = readFileSync(new URL('../../../../docs/telemetry.md', import.meta.url), 'utf8');
+    const examples = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as unknown);
+    expect(examples).toHaveLength(1);
+    const config = ConfigSchema.parse(examples[0]);
+    expect(telemetrySettings(config.telemetry, {})?.tracesUrl).toBe('http://127.0.0.1:4318/v1/traces');
   });
 });
