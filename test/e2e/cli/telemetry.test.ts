@@ -180,6 +180,21 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(printed.join('\n')).not.toContain(TOKEN);
   });
 
+  it('content off holds even when the model quotes its goal in its own words (give_up reason): only the kind of failure is exported', async () => {
+    writeConfig({});
+    // An obedient model: it gives up and repeats the goal it read as its reason.
+    models.script('chat', (request) => ({ toolCalls: [{ name: 'give_up', arguments: { reason: `I was asked: ${goalOf(request)}` } }] }));
+    const checks = path.join(cli.home, 'checks.json');
+    writeFileSync(checks, JSON.stringify([{ type: 'file_exists', path: 'nothing.txt', exists: false }]));
+    const run = await agentDesk(['run', '--goal', `Say ${PROMPT_WORDS} back.`, '--checks', checks, '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+    expect(run.code, explain(run)).toBe(1);
+    expect(run.stdout).toContain(PROMPT_WORDS); // the user is told the whole reason
+    const [agent] = byOperation(receiver.spans(), 'invoke_agent');
+    expect(agent!.attributes['agent_desk.task.state_reason']).toBe('planner gave up');
+    expect(agent!.status).toEqual({ code: 2, message: 'planner gave up' });
+    expect(receiver.everything()).not.toContain(PROMPT_WORDS);
+  });
+
   it('an approval across two processes: the resumed run is a new trace with the same conversation id, requested and approved as step events', async () => {
     writeConfig({});
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl };

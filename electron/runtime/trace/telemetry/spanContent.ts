@@ -22,6 +22,22 @@ export function setRedacted(span: Span, redactor: Redactor, attributes: Record<s
   span.setAttributes(clean);
 }
 
+/** The longest reason exported without content capture. */
+const MAX_REASON_CHARS = 200;
+
+/**
+ * A reason (task state, step error, approval, transition) as exported: redacted; without content
+ * capture only its head, up to the first `: `: the kind of failure, not the text it may quote
+ * (a check's observed output, the model's own words in "the model gave up: …", a tool's error body).
+ */
+export function reasonText(text: string, redactor: Redactor, captureContent: boolean): string {
+  const redacted = redactor.text(text);
+  if (captureContent) return redacted.length <= MAX_CONTENT_CHARS ? redacted : `${redacted.slice(0, MAX_CONTENT_CHARS)}…`;
+  const cut = redacted.indexOf(': ');
+  const head = cut < 0 ? redacted : redacted.slice(0, cut);
+  return head.length <= MAX_REASON_CHARS ? head : `${head.slice(0, MAX_REASON_CHARS)}…`;
+}
+
 /** A value as exported content: redacted JSON (or the text itself), binary runs named, capped in length. */
 export function contentText(value: unknown, redactor: Redactor): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value, withoutBinary) ?? '');

@@ -2,7 +2,7 @@ import { SpanStatusCode, type AttributeValue, type Span } from '@opentelemetry/a
 import type { Approval, Step } from '../../../contract/index.js';
 import type { Redactor } from '../redactor.js';
 import { AGENT_DESK, AGENT_DESK_EVENT, GEN_AI, GEN_AI_OPERATION, OTEL } from './genAiAttributes.js';
-import { contentText, setRedacted } from './spanContent.js';
+import { contentText, reasonText, setRedacted } from './spanContent.js';
 
 /** Step statuses after which the step's span ends. */
 export const STEP_ENDED = new Set<Step['status']>(['completed', 'failed', 'denied', 'uncertain', 'skipped']);
@@ -36,7 +36,7 @@ export function applyStep(span: Span, step: Step, redactor: Redactor, captureCon
     [AGENT_DESK.routeReason]: step.route?.reason,
     [AGENT_DESK.routeAttempts]: step.route?.attempts.map((a) => `${a.tool} (${a.tier}): ${a.outcome}`),
     [AGENT_DESK.policyEffect]: step.policy?.effect,
-    [AGENT_DESK.policyReason]: step.policy?.reason,
+    [AGENT_DESK.policyReason]: step.policy && reasonText(step.policy.reason, redactor, captureContent),
     [AGENT_DESK.policyRule]: step.policy?.rule,
     [AGENT_DESK.costUsd]: step.costUsd || undefined,
     ...(captureContent && { [GEN_AI.toolCallArguments]: contentText(step.args, redactor) }),
@@ -45,19 +45,23 @@ export function applyStep(span: Span, step: Step, redactor: Redactor, captureCon
 }
 
 /** A step that ended: its status on the span (a failure, denial or uncertain effect is an error with its reason). */
-export function applyStepEnd(span: Span, step: Step, redactor: Redactor): void {
+export function applyStepEnd(span: Span, step: Step, redactor: Redactor, captureContent: boolean): void {
   if (step.status === 'completed') {
     span.setStatus({ code: SpanStatusCode.OK });
     return;
   }
   if (step.status === 'skipped') return;
-  const message = redactor.text(step.error ?? step.status);
+  const message = reasonText(step.error ?? step.status, redactor, captureContent);
   setRedacted(span, redactor, { [OTEL.errorType]: step.status === 'failed' ? 'tool_error' : step.status, [AGENT_DESK.stepError]: message });
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
 /** The span event of an approval's state: requested, approved, denied or cancelled (who and why, never the arguments). */
-export function approvalEvent(approval: Approval, redactor: Redactor): { name: string; attributes: Record<string, AttributeValue> } {
+export function approvalEvent(
+  approval: Approval,
+  redactor: Redactor,
+  captureContent: boolean,
+): { name: string; attributes: Record<string, AttributeValue> } {
   const name =
     approval.status === 'pending'
       ? AGENT_DESK_EVENT.approvalRequested
@@ -69,10 +73,11 @@ export function approvalEvent(approval: Approval, redactor: Redactor): { name: s
   const attributes: Record<string, AttributeValue> = {
     'agent_desk.approval.id': approval.id,
     'agent_desk.approval.risks': approval.risks,
-    'agent_desk.approval.reason': redactor.text(approval.reason),
+    'agent_desk.approval.reason': reasonText(approval.reason, redactor, captureContent),
   };
   if (approval.remember) attributes['agent_desk.approval.remember'] = approval.remember;
   if (approval.decidedBy) attributes['agent_desk.approval.decided_by'] = redactor.text(approval.decidedBy);
-  if (approval.decisionReason) attributes['agent_desk.approval.decision_reason'] = redactor.text(approval.decisionReason);
+  // What a person typed is content: exported only with capture on.
+  if (approval.decisionReason && captureContent) attributes['agent_desk.approval.decision_reason'] = contentText(approval.decisionReason, redactor);
   return { name, attributes };
 }

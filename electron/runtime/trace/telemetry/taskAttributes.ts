@@ -2,7 +2,7 @@ import { SpanStatusCode, type AttributeValue, type Span } from '@opentelemetry/a
 import type { Task } from '../../../contract/index.js';
 import type { Redactor } from '../redactor.js';
 import { AGENT_DESK, AGENT_DESK_EVENT, GEN_AI, GEN_AI_OPERATION, OTEL } from './genAiAttributes.js';
-import { contentText, setRedacted } from './spanContent.js';
+import { contentText, reasonText, setRedacted } from './spanContent.js';
 
 /** The agent a task runs as, for `gen_ai.agent.name` (tasks without one run as `agent-desk`). */
 export const agentNameOf = (task: Pick<Task, 'agent'>): string => task.agent ?? 'agent-desk';
@@ -31,7 +31,7 @@ export function taskStartAttributes(task: Task, resumed: boolean, redactor: Reda
 export function applyTaskEnd(span: Span, task: Task, redactor: Redactor, captureContent: boolean, endTime: number): void {
   setRedacted(span, redactor, {
     [AGENT_DESK.taskState]: task.state,
-    [AGENT_DESK.taskStateReason]: task.stateReason,
+    [AGENT_DESK.taskStateReason]: task.stateReason && reasonText(task.stateReason, redactor, captureContent),
     [GEN_AI.usageInputTokens]: task.usage.tokensIn,
     [GEN_AI.usageOutputTokens]: task.usage.tokensOut,
     [AGENT_DESK.taskSteps]: task.usage.steps,
@@ -59,6 +59,6 @@ export function applyTaskEnd(span: Span, task: Task, redactor: Redactor, capture
   if (task.state === 'succeeded') span.setStatus({ code: SpanStatusCode.OK });
   else if (task.state === 'failed') {
     setRedacted(span, redactor, { [OTEL.errorType]: 'task_failed' });
-    span.setStatus({ code: SpanStatusCode.ERROR, message: redactor.text(task.stateReason ?? 'failed') });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: reasonText(task.stateReason ?? 'failed', redactor, captureContent) });
   }
 }

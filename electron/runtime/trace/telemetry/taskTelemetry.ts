@@ -5,7 +5,7 @@ import { isTerminal } from '../../engine/stateMachine.js';
 import type { EventBus } from '../../gateway/eventBus.js';
 import type { Redactor } from '../redactor.js';
 import { AGENT_DESK_EVENT } from './genAiAttributes.js';
-import { setRedacted } from './spanContent.js';
+import { reasonText, setRedacted } from './spanContent.js';
 import { applyStep, applyStepEnd, approvalEvent, executeToolName, STEP_ENDED, toolCallAttributes } from './stepAttributes.js';
 import { applyTaskEnd, agentNameOf, invokeAgentName, taskStartAttributes } from './taskAttributes.js';
 
@@ -100,7 +100,7 @@ export class TaskTelemetry {
     if (span.state !== undefined && span.state !== task.state) {
       span.span.addEvent(
         AGENT_DESK_EVENT.transition,
-        { 'agent_desk.task.from': span.state, 'agent_desk.task.to': task.state, 'agent_desk.task.reason': this.redactor.text(task.stateReason ?? '') },
+        { 'agent_desk.task.from': span.state, 'agent_desk.task.to': task.state, 'agent_desk.task.reason': reasonText(task.stateReason ?? '', this.redactor, this.captureContent) },
         this.clock.now(),
       );
     }
@@ -140,7 +140,7 @@ export class TaskTelemetry {
     if (step.approvalId && !open.resolved.has(step.approvalId)) this.inferDecision(open, step);
     open.status = step.status;
     if (!STEP_ENDED.has(step.status)) return;
-    applyStepEnd(open.span, step, this.redactor);
+    applyStepEnd(open.span, step, this.redactor, this.options.captureContent);
     open.span.end(step.endedAt ? Date.parse(step.endedAt) : this.clock.now());
     const task = this.tasks.get(step.taskId);
     task?.steps.delete(step.id);
@@ -158,7 +158,7 @@ export class TaskTelemetry {
   private onApproval(approval: Approval): void {
     const open = this.stepSpan(approval.taskId, approval.stepId, approval.tool, undefined, this.clock.now());
     if (!open) return;
-    const { name, attributes } = approvalEvent(approval, this.redactor);
+    const { name, attributes } = approvalEvent(approval, this.redactor, this.options.captureContent);
     open.span.addEvent(name, attributes, this.clock.now());
     if (approval.status !== 'pending') open.resolved.add(approval.id);
   }

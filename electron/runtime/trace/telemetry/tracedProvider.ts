@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { ModelError, type ModelCallOptions, type ModelProvider, type ModelRequest, type ModelResponse } from '../../models/types.js';
 import type { Redactor } from '../redactor.js';
 import { AGENT_DESK, GEN_AI, GEN_AI_OPERATION, OTEL } from './genAiAttributes.js';
-import { contentText, finishReason, inputMessages, outputMessages, setRedacted } from './spanContent.js';
+import { contentText, finishReason, inputMessages, outputMessages, reasonText, setRedacted } from './spanContent.js';
 import type { TaskTelemetry } from './taskTelemetry.js';
 
 /** `gen_ai.provider.name` of an adapter: the vendor whose wire protocol it speaks. */
@@ -84,7 +84,7 @@ export class TracedProvider implements ModelProvider {
   private failed(span: Span, request: ModelRequest, error: unknown, signal: AbortSignal): void {
     span.updateName(`${GEN_AI_OPERATION.chat} ${this.inner.model}`);
     const type = error instanceof ModelError ? error.code : signal.aborted ? 'cancelled' : 'error';
-    const message = this.redactor.text(error instanceof Error ? error.message : String(error));
+    const message = reasonText(error instanceof Error ? error.message : String(error), this.redactor, this.telemetry.captureContent);
     setRedacted(span, this.redactor, { ...this.requestAttributes(request), [OTEL.errorType]: type });
     span.setStatus({ code: SpanStatusCode.ERROR, message });
   }
