@@ -236,6 +236,24 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  for (const [route, kind, provider] of [
+    ['messages', 'anthropic', 'anthropic'],
+    ['responses', 'openai-responses', 'openai'],
+  ] as const) {
+    it(`${kind}: each request carries the traceparent of its chat span`, async () => {
+      const baseUrl = route === 'messages' ? models.origin : models.url;
+      writeConfig({ models: { providers: { local: { kind, baseUrl, apiKeySecret: 'local-key' } }, defaultModel: 'local:test-model' } });
+      models.script(route, { toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello' } }] }, { text: 'Wrote it.' });
+      const checks = path.join(cli.home, 'checks.json');
+      writeFileSync(checks, JSON.stringify([{ type: 'file_contains', path: 'hello.txt', text: 'hello' }]));
+      const run = await agentDesk(['run', '--goal', 'Write hello into hello.txt', '--checks', checks, '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+      expect(run.code, explain(run)).toBe(0);
+      const chats = byOperation(receiver.spans(), 'chat');
+      expect(chats.map((c) => c.attributes['gen_ai.provider.name'])).toEqual([provider, provider]);
+      expect(models.received(route).map((r) => r.headers.traceparent)).toEqual(chats.map((c) => `00-${c.traceId}-${c.spanId}-01`));
+    });
+  }
+
   it('is off by default: no receiver configured, no traceparent sent to the model', async () => {
     writeConfig({});
     await runGoal({});

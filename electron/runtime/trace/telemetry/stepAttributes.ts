@@ -33,7 +33,7 @@ export function applyStep(span: Span, step: Step, redactor: Redactor, captureCon
     [AGENT_DESK.stepAttempt]: step.attempt,
     [AGENT_DESK.stepStatus]: step.status,
     [AGENT_DESK.stepReadOnly]: step.readOnly,
-    [AGENT_DESK.routeReason]: step.route?.reason,
+    [AGENT_DESK.routeReason]: step.route && reasonText(step.route.reason, redactor, captureContent),
     [AGENT_DESK.routeAttempts]: step.route?.attempts.map((a) => `${a.tool} (${a.tier}): ${a.outcome}`),
     [AGENT_DESK.policyEffect]: step.policy?.effect,
     [AGENT_DESK.policyReason]: step.policy && reasonText(step.policy.reason, redactor, captureContent),
