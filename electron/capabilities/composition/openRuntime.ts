@@ -71,7 +71,13 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     // Goal tasks plan with a model; recorded playbooks call one only to heal a failing step.
     plans: (playbooks) => runtimeGoalPlans((): AgentRuntime => rt, secrets)(runtimeReplayPlans((): AgentRuntime => rt, secrets)(playbooks)),
     // The exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
-    onClose: [...mcp.onClose, ...browser.onClose, async () => void (await reaping), ...desktop.onClose, ...(telemetry ? [telemetry.shutdown] : [])],
+    onClose: [
+      ...mcp.onClose,
+      ...browser.onClose,
+      async () => void (await reaping),
+      ...desktop.onClose,
+      ...(telemetry ? [telemetry.shutdown] : []),
+    ],
   });
   mcp.attach(rt);
   browser.attach(rt);

@@ -239,7 +239,10 @@ export class McpConnection {
 
   private makeTransport(): Transport {
     if (this.config.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers }, fetch: tracedFetch });
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers },
+        fetch: tracedFetch,
+      });
     }
     const transport = new StdioClientTransport({
       command: this.config.command,

@@ -50,7 +50,12 @@ function installProcessWide(sdk: Sdk): void {
 }
 
 /** Starts the SDK: OTLP/HTTP (JSON) exporter behind a batch processor, resource `service.name=agent-desk`. */
-export function startTelemetry(settings: TelemetrySettings, version: string, warn: (line: string) => void, env: NodeJS.ProcessEnv): TelemetrySdk {
+export function startTelemetry(
+  settings: TelemetrySettings,
+  version: string,
+  warn: (line: string) => void,
+  env: NodeJS.ProcessEnv,
+): TelemetrySdk {
   const sdk = loadSdk();
   const timeoutFromEnv = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT;
   const otlp = new sdk.OTLPTraceExporter({
@@ -107,5 +112,11 @@ function withinMs(work: Promise<void>, ms: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), ms);
     timer.unref();
   });
-  return Promise.race([work.then(() => true, () => true), waited]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    waited,
+  ]).finally(() => clearTimeout(timer));
 }

@@ -43,7 +43,8 @@ function shown(url: string): string {
 export function telemetrySettings(config: Config['telemetry'], env: NodeJS.ProcessEnv): TelemetrySettings | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
-  const captureContent = config.otlp.captureContent || env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
+  const captureContent =
+    config.otlp.captureContent || env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
   // As the exporter reads them: the traces URL as given, or the base URL with /v1/traces.
   if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
     return { endpointShown: shown(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), headers: config.otlp.headers, captureContent };

@@ -238,7 +238,12 @@ export class StepExecutor {
     return scope ? scope({ taskId: step.taskId, stepId: step.id, tool: step.tool, tier }, runAll) : runAll();
   }
 
-  private async runCandidates(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy: boolean): Promise<StepOutcome> {
+  private async runCandidates(
+    step: Step,
+    candidates: RouteCandidate[],
+    decision: CallDecision,
+    tracePolicy: boolean,
+  ): Promise<StepOutcome> {
     const task = this.host.task();
     const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
     let current = step;

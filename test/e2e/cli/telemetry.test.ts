@@ -49,7 +49,10 @@ function writeConfig(extra: Record<string, unknown>): void {
   writeFileSync(
     path.join(cli.home, 'config.json'),
     JSON.stringify({
-      models: { providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } }, defaultModel: 'local:gpt-test' },
+      models: {
+        providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },
+        defaultModel: 'local:gpt-test',
+      },
       policy: { networkAllow: ['127.0.0.1:*'] },
       ...extra,
     }),
@@ -124,7 +127,11 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     for (const chat of chats) {
       expect(chat.parentSpanId).toBe(agent!.spanId);
       expect(chat.kind).toBe(3); // CLIENT
-      expect(chat.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test', 'gen_ai.response.model': 'gpt-test' });
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'gpt-test',
+        'gen_ai.response.model': 'gpt-test',
+      });
       expect(chat.start >= agent!.start && chat.end <= agent!.end).toBe(true);
     }
     expect(chats.map((c) => [c.attributes['gen_ai.usage.input_tokens'], c.attributes['gen_ai.usage.output_tokens']])).toEqual([
@@ -186,7 +193,9 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     models.script('chat', (request) => ({ toolCalls: [{ name: 'give_up', arguments: { reason: `I was asked: ${goalOf(request)}` } }] }));
     const checks = path.join(cli.home, 'checks.json');
     writeFileSync(checks, JSON.stringify([{ type: 'file_exists', path: 'nothing.txt', exists: false }]));
-    const run = await agentDesk(['run', '--goal', `Say ${PROMPT_WORDS} back.`, '--checks', checks, '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+    const run = await agentDesk(['run', '--goal', `Say ${PROMPT_WORDS} back.`, '--checks', checks, '--json'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+    });
     expect(run.code, explain(run)).toBe(1);
     expect(run.stdout).toContain(PROMPT_WORDS); // the user is told the whole reason
     const [agent] = byOperation(receiver.spans(), 'invoke_agent');
@@ -209,7 +218,13 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(resumed.code, explain(resumed)).toBe(0);
 
     const agents = byOperation(receiver.spans(), 'invoke_agent');
-    expect(agents.map((a) => [a.attributes['gen_ai.conversation.id'], a.attributes['agent_desk.task.state'], a.attributes['agent_desk.task.resumed']])).toEqual([
+    expect(
+      agents.map((a) => [
+        a.attributes['gen_ai.conversation.id'],
+        a.attributes['agent_desk.task.state'],
+        a.attributes['agent_desk.task.resumed'],
+      ]),
+    ).toEqual([
       [taskId, 'waiting_approval', false],
       [taskId, 'succeeded', true],
     ]);
@@ -243,10 +258,16 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     it(`${kind}: each request carries the traceparent of its chat span`, async () => {
       const baseUrl = route === 'messages' ? models.origin : models.url;
       writeConfig({ models: { providers: { local: { kind, baseUrl, apiKeySecret: 'local-key' } }, defaultModel: 'local:test-model' } });
-      models.script(route, { toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello' } }] }, { text: 'Wrote it.' });
+      models.script(
+        route,
+        { toolCalls: [{ name: 'fs_write', arguments: { path: 'hello.txt', content: 'hello' } }] },
+        { text: 'Wrote it.' },
+      );
       const checks = path.join(cli.home, 'checks.json');
       writeFileSync(checks, JSON.stringify([{ type: 'file_contains', path: 'hello.txt', text: 'hello' }]));
-      const run = await agentDesk(['run', '--goal', 'Write hello into hello.txt', '--checks', checks, '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+      const run = await agentDesk(['run', '--goal', 'Write hello into hello.txt', '--checks', checks, '--json'], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+      });
       expect(run.code, explain(run)).toBe(0);
       const chats = byOperation(receiver.spans(), 'chat');
       expect(chats.map((c) => c.attributes['gen_ai.provider.name'])).toEqual([provider, provider]);

@@ -65,7 +65,9 @@ function messageParts(message: ModelMessage): { role: string; parts: Part[] } {
     return {
       role: 'user',
       parts: message.content.map((p) =>
-        p.type === 'text' ? { type: 'text', content: p.text } : { type: 'blob', modality: 'image', mime_type: p.mediaType, content: '[image]' },
+        p.type === 'text'
+          ? { type: 'text', content: p.text }
+          : { type: 'blob', modality: 'image', mime_type: p.mediaType, content: '[image]' },
       ),
     };
   if (message.role === 'assistant')

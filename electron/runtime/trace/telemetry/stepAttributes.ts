@@ -11,7 +11,12 @@ export const STEP_ENDED = new Set<Step['status']>(['completed', 'failed', 'denie
 export const executeToolName = (tool: string): string => `${GEN_AI_OPERATION.executeTool} ${tool}`;
 
 /** Attributes a step span starts with (a tool about to run, before its step record is seen). */
-export function toolCallAttributes(tool: string, tier: string | undefined, stepId: string, taskId: string): Record<string, AttributeValue | undefined> {
+export function toolCallAttributes(
+  tool: string,
+  tier: string | undefined,
+  stepId: string,
+  taskId: string,
+): Record<string, AttributeValue | undefined> {
   return {
     [GEN_AI.operationName]: GEN_AI_OPERATION.executeTool,
     [GEN_AI.toolName]: tool,
@@ -40,7 +45,9 @@ export function applyStep(span: Span, step: Step, redactor: Redactor, captureCon
     [AGENT_DESK.policyRule]: step.policy?.rule,
     [AGENT_DESK.costUsd]: step.costUsd || undefined,
     ...(captureContent && { [GEN_AI.toolCallArguments]: contentText(step.args, redactor) }),
-    ...(captureContent && step.status === 'completed' && step.output !== undefined && { [GEN_AI.toolCallResult]: contentText(step.output, redactor) }),
+    ...(captureContent &&
+      step.status === 'completed' &&
+      step.output !== undefined && { [GEN_AI.toolCallResult]: contentText(step.output, redactor) }),
   });
 }
 
@@ -78,6 +85,7 @@ export function approvalEvent(
   if (approval.remember) attributes['agent_desk.approval.remember'] = approval.remember;
   if (approval.decidedBy) attributes['agent_desk.approval.decided_by'] = redactor.text(approval.decidedBy);
   // What a person typed is content: exported only with capture on.
-  if (approval.decisionReason && captureContent) attributes['agent_desk.approval.decision_reason'] = contentText(approval.decisionReason, redactor);
+  if (approval.decisionReason && captureContent)
+    attributes['agent_desk.approval.decision_reason'] = contentText(approval.decisionReason, redactor);
   return { name, attributes };
 }

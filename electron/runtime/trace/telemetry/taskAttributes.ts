@@ -11,7 +11,12 @@ export const agentNameOf = (task: Pick<Task, 'agent'>): string => task.agent ?? 
 export const invokeAgentName = (agent: string): string => `${GEN_AI_OPERATION.invokeAgent} ${agent}`;
 
 /** What a task span says from its first sight: the agent, the task (= conversation) id, the model asked for, the goal with `captureContent`. */
-export function taskStartAttributes(task: Task, resumed: boolean, redactor: Redactor, captureContent: boolean): Record<string, AttributeValue | undefined> {
+export function taskStartAttributes(
+  task: Task,
+  resumed: boolean,
+  redactor: Redactor,
+  captureContent: boolean,
+): Record<string, AttributeValue | undefined> {
   const goal = task.plan.kind === 'goal' ? task.plan : undefined;
   return {
     [GEN_AI.operationName]: GEN_AI_OPERATION.invokeAgent,
@@ -23,7 +28,9 @@ export function taskStartAttributes(task: Task, resumed: boolean, redactor: Reda
     [AGENT_DESK.taskKind]: task.plan.kind,
     [AGENT_DESK.taskResumed]: resumed,
     ...(captureContent &&
-      goal && { [GEN_AI.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: contentText(goal.goal, redactor) }] }]) }),
+      goal && {
+        [GEN_AI.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: contentText(goal.goal, redactor) }] }]),
+      }),
   };
 }
 

@@ -100,7 +100,11 @@ export class TaskTelemetry {
     if (span.state !== undefined && span.state !== task.state) {
       span.span.addEvent(
         AGENT_DESK_EVENT.transition,
-        { 'agent_desk.task.from': span.state, 'agent_desk.task.to': task.state, 'agent_desk.task.reason': reasonText(task.stateReason ?? '', this.redactor, this.captureContent) },
+        {
+          'agent_desk.task.from': span.state,
+          'agent_desk.task.to': task.state,
+          'agent_desk.task.reason': reasonText(task.stateReason ?? '', this.redactor, this.captureContent),
+        },
         this.clock.now(),
       );
     }
@@ -109,7 +113,11 @@ export class TaskTelemetry {
   }
 
   private startTask(task: Task): TaskSpan {
-    const span = this.tracer.startSpan(invokeAgentName(agentNameOf(task)), { kind: SpanKind.INTERNAL, startTime: this.clock.now() }, this.parentFor(task));
+    const span = this.tracer.startSpan(
+      invokeAgentName(agentNameOf(task)),
+      { kind: SpanKind.INTERNAL, startTime: this.clock.now() },
+      this.parentFor(task),
+    );
     // A task resumed in a new process (or after a pause) gets a new span with the same conversation id.
     setRedacted(span, this.redactor, taskStartAttributes(task, task.state !== 'planning', this.redactor, this.options.captureContent));
     const open: TaskSpan = { span, context: trace.setSpan(ROOT_CONTEXT, span), steps: new Map(), ended: new Set() };

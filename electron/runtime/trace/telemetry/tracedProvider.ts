@@ -38,7 +38,11 @@ export class TracedProvider implements ModelProvider {
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
     const parent = this.telemetry.parentOf(this.taskId);
     // The model is known once a lazy provider resolved, i.e. inside the call: named again at the end.
-    const span = this.telemetry.tracer.startSpan(`${GEN_AI_OPERATION.chat} ${this.inner.model}`.trim(), { kind: SpanKind.CLIENT, startTime: this.clock.now() }, parent);
+    const span = this.telemetry.tracer.startSpan(
+      `${GEN_AI_OPERATION.chat} ${this.inner.model}`.trim(),
+      { kind: SpanKind.CLIENT, startTime: this.clock.now() },
+      parent,
+    );
     try {
       const response = await context.with(trace.setSpan(parent, span), () => this.inner.complete(request, options));
       this.answered(span, request, response);

@@ -60,7 +60,10 @@ afterEach(async () => cli.cleanup());
 
 async function runEcho(env: NodeJS.ProcessEnv) {
   const playbook = path.join(cli.home, 'echo.yaml');
-  writeFileSync(playbook, 'name: echo\nsteps:\n  - tool: mcp__rec__echo\n    args: { text: hello }\n    expect: [{ path: $.text, contains: hello }]\n');
+  writeFileSync(
+    playbook,
+    'name: echo\nsteps:\n  - tool: mcp__rec__echo\n    args: { text: hello }\n    expect: [{ path: $.text, contains: hello }]\n',
+  );
   const run = await cli.run(['run', playbook, '--json'], { timeoutMs: 60_000, env });
   expect(run.code, explain(run)).toBe(0);
   const calls = mcp.requests.filter((r) => r.body?.method === 'tools/call');
@@ -72,7 +75,11 @@ describe('trace context to MCP servers over Streamable HTTP', () => {
   it('the tools/call request carries the execute_tool span as traceparent header and in _meta', async () => {
     const call = await runEcho({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
     const tool = receiver.spans().find((s) => s.attributes['gen_ai.tool.name'] === 'mcp__rec__echo');
-    expect(tool?.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'agent_desk.tool.tier': 'mcp', 'agent_desk.step.status': 'completed' });
+    expect(tool?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'agent_desk.tool.tier': 'mcp',
+      'agent_desk.step.status': 'completed',
+    });
     const traceparent = `00-${tool!.traceId}-${tool!.spanId}-01`;
     expect(call.headers.traceparent).toBe(traceparent);
     expect(call.body?.params?._meta?.traceparent).toBe(traceparent);

@@ -58,7 +58,10 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
 
   it('a task left waiting for an approval when the runtime closes ends its spans, saying it waits', async () => {
     const rt = withTelemetry();
-    const task = createPlaybookTask(rt, 'name: p\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: x } }\n  - { tool: fs.delete, args: { path: a.txt } }\n');
+    const task = createPlaybookTask(
+      rt,
+      'name: p\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: x } }\n  - { tool: fs.delete, args: { path: a.txt } }\n',
+    );
     const waiting = await rt.engine.run(task.id, { detachOnApproval: true });
     expect(waiting.state).toBe('waiting_approval');
     await h!.rt.close();
@@ -71,11 +74,14 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
   });
 
   it('a sub-agent’s task is a child of the delegating execute_tool span, in the same trace', async () => {
-    const child = 'name: child\nsteps:\n  - { tool: fs.write, args: { path: out.txt, content: hi } }\nacceptance:\n  - { type: file_contains, path: out.txt, text: hi }\n';
+    const child =
+      'name: child\nsteps:\n  - { tool: fs.write, args: { path: out.txt, content: hi } }\nacceptance:\n  - { type: file_contains, path: out.txt, text: hi }\n';
     const planner = {
       kind: 'scripted-by-goal',
       next: (state: Parameters<ScriptedPlanner['next']>[0]) =>
-        new ScriptedPlanner((turn) => (turn === 0 ? { tool: 'agents.delegate', args: { children: [{ agent: 'writer', playbook: child }] } } : 'done')).next(state),
+        new ScriptedPlanner((turn) =>
+          turn === 0 ? { tool: 'agents.delegate', args: { children: [{ agent: 'writer', playbook: child }] } } : 'done',
+        ).next(state),
     };
     const rt = withTelemetry({ plans: withScriptedGoals(planner), handlers: [agentHandlers] });
     for (const name of ['lead', 'writer']) agentsFor(rt).create({ name, budget: { maxSteps: 20 } });

@@ -27,7 +27,10 @@ describe('telemetrySettings', () => {
     });
     expect(telemetrySettings(config, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318' })?.tracesUrl).toBeUndefined();
     expect(
-      telemetrySettings(config, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9/t' }),
+      telemetrySettings(config, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://env:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9/t',
+      }),
     ).toMatchObject({ endpointShown: 'http://traces:9/t' });
   });
 
@@ -40,13 +43,17 @@ describe('telemetrySettings', () => {
   it('content capture is opt-in: config.json or the GenAI capture variable', () => {
     expect(telemetrySettings(configWith({ otlp: { endpoint: 'http://c:4318', captureContent: true } }), {})?.captureContent).toBe(true);
     expect(
-      telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' })
-        ?.captureContent,
+      telemetrySettings(configWith(), {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      })?.captureContent,
     ).toBe(true);
   });
 
   it('messages never show a key kept in the endpoint (user, password, query)', () => {
-    const shown = telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:s3cr3t-pass@collector.example/otlp?api_key=k3y-value' })!;
+    const shown = telemetrySettings(configWith(), {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:s3cr3t-pass@collector.example/otlp?api_key=k3y-value',
+    })!;
     expect(shown.endpointShown).toBe('https://collector.example/otlp/v1/traces');
   });
 
