@@ -147,6 +147,15 @@ export class AgentRuntime {
     });
   }
 
+  /**
+   * Ends the spans of tasks still running or waiting here and sends them: for a process that
+   * stops without `close()` (the gateway leaves its runs resumable).
+   */
+  async flushTelemetry(): Promise<void> {
+    this.telemetry?.endAll();
+    await this.options.telemetry?.flush?.();
+  }
+
   /** Waits for in-process runs, then closes the database. */
   async close(): Promise<void> {
     await this.engine.idle();

@@ -101,7 +101,12 @@ function buildTracer(exporter: SpanExporter, version: string, captureContent: bo
     spanProcessors: [new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
   });
   const flush = () => void provider.forceFlush().catch(() => undefined);
-  const options: TelemetryOptions = { tracer: provider.getTracer('agent-desk', version), captureContent, onTaskEnded: flush };
+  const options: TelemetryOptions = {
+    tracer: provider.getTracer('agent-desk', version),
+    captureContent,
+    onTaskEnded: flush,
+    flush: async () => void (await withinMs(provider.forceFlush(), SHUTDOWN_WAIT_MS)),
+  };
   return { options, provider };
 }
 

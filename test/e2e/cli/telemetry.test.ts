@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CliSandbox, examplePlaybook, explain, useLocalModel } from '../../support/cliSandbox.js';
+import { CliSandbox, examplePlaybook, explain, REPO_ROOT, useLocalModel } from '../../support/cliSandbox.js';
 import { ModelServer, type ReceivedRequest } from '../../support/modelServer.js';
 import { OtlpReceiver, type ReceivedSpan } from '../../support/otlpReceiver.js';
+import { pollUntil } from '../../support/poll.js';
 import { RecordingServer } from '../../support/recordingServer.js';
+import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 
 const MODEL_KEY = 'sk-otel-5d7f9b1c3e5a7c9e1b3d';
 const TOKEN = 'tok_otel_4Hq8Wz2Lm6Rt0Yp3Vc7';
@@ -236,6 +238,44 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     ]);
     expect(deletes[1]!.attributes['agent_desk.step.status']).toBe('completed');
     expect(agents[1]!.events.filter((e) => e.name === 'agent_desk.check.result')).toHaveLength(2);
+  });
+
+  it('serve: a task approved over RPC is exported when it ends; one still waiting when serve stops is exported then, saying so', async () => {
+    writeConfig({ telemetry: { otlp: { endpoint: otlpUrl } } });
+    const serve = await startServe(cli);
+    const client = await serve.connect();
+    const playbook = {
+      source: readFileSync(examplePlaybook('cleanup-old-logs.yaml'), 'utf8'),
+      baseDir: path.join(REPO_ROOT, 'examples', 'playbooks'),
+    };
+    try {
+      const approved = await client.call('tasks.create', { playbook });
+      await waitForTaskState(client, approved.id, ['waiting_approval']);
+      const [approval] = (await client.call('approvals.list', { status: 'pending', taskId: approved.id })).approvals;
+      await client.call('approvals.decide', { approvalId: approval!.id, decision: 'approve', reason: 'old logs may go' });
+      await waitForTaskState(client, approved.id, ['succeeded']);
+      const ended = await pollUntil('the approved task’s span at the receiver', () =>
+        byOperation(receiver.spans(), 'invoke_agent').find((a) => a.attributes['gen_ai.conversation.id'] === approved.id),
+      );
+      expect(ended.attributes['agent_desk.task.state']).toBe('succeeded');
+      const del = byOperation(receiver.spans(), 'execute_tool').find(
+        (s) => s.traceId === ended.traceId && s.attributes['gen_ai.tool.name'] === 'fs.delete',
+      );
+      expect(del!.events.map((e) => [e.name, e.attributes['agent_desk.approval.decided_by'] !== undefined])).toEqual([
+        ['agent_desk.approval.requested', false],
+        ['agent_desk.approval.approved', true],
+      ]);
+      expect(receiver.everything()).not.toContain('old logs may go'); // a person's words are content
+
+      const waiting = await client.call('tasks.create', { playbook });
+      await waitForTaskState(client, waiting.id, ['waiting_approval']);
+    } finally {
+      await client.close();
+    }
+    const stopped = await serve.child.kill('SIGTERM');
+    expect(stopped.code, serve.child.describe()).toBe(0);
+    const agents = byOperation(receiver.spans(), 'invoke_agent').map((a) => a.attributes['agent_desk.task.state']);
+    expect(agents).toEqual(['succeeded', 'waiting_approval']);
   });
 
   it('an unreachable collector fails nothing: the task succeeds and one line says the spans could not be sent', async () => {

@@ -16,6 +16,8 @@ export interface TelemetryOptions {
   captureContent: boolean;
   /** Told when a task's span ended, so the exporter can send it now rather than at its next tick. */
   onTaskEnded?: () => void;
+  /** Sends what is queued now, waiting a bounded time (a gateway that stops without closing the runtime). */
+  flush?: () => Promise<void>;
 }
 
 interface StepSpan {
