@@ -119,7 +119,7 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     });
     expect(agent!.status.code).toBe(1); // OK
     expect(agent!.events.filter((e) => e.name === 'agent_desk.check.result').map((e) => e.attributes)).toEqual([
-      expect.objectContaining({ 'agent_desk.check.name': 'no stray file', 'agent_desk.check.passed': true }),
+      expect.objectContaining({ 'agent_desk.check.index': 0, 'agent_desk.check.type': 'file_exists', 'agent_desk.check.passed': true }),
     ]);
     expect(agent!.resource['service.name']).toBe('agent-desk');
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([agent!.traceId]));
@@ -159,6 +159,7 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(sent).toEqual(chats.map((c) => `00-${c.traceId}-${c.spanId}-01`));
 
     const everything = receiver.everything();
+    expect(everything).not.toContain('no stray file'); // check names are content
     expect(everything).not.toContain(PROMPT_WORDS);
     expect(everything).not.toContain(TOKEN);
     expect(everything).not.toContain(MODEL_KEY);

@@ -50,19 +50,23 @@ export function applyTaskEnd(span: Span, task: Task, redactor: Redactor, capture
         ]),
       }),
   });
-  for (const check of task.checks) {
+  // A check's name may be the model's words (proposed checks): it is content, like its output.
+  task.checks.forEach((check, index) => {
     span.addEvent(
       AGENT_DESK_EVENT.checkResult,
       {
-        'agent_desk.check.name': redactor.text(check.name),
+        'agent_desk.check.index': index,
         'agent_desk.check.type': check.type,
         'agent_desk.check.passed': check.passed,
         'agent_desk.check.duration_ms': check.durationMs,
-        ...(captureContent && { 'agent_desk.check.output': contentText(check.output, redactor) }),
+        ...(captureContent && {
+          'agent_desk.check.name': contentText(check.name, redactor),
+          'agent_desk.check.output': contentText(check.output, redactor),
+        }),
       },
       endTime,
     );
-  }
+  });
   if (task.state === 'succeeded') span.setStatus({ code: SpanStatusCode.OK });
   else if (task.state === 'failed') {
     setRedacted(span, redactor, { [OTEL.errorType]: 'task_failed' });
