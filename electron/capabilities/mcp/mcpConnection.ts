@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { traceMeta, tracedFetch } from '../../runtime/trace/telemetry/propagation.js';
+import { traceMeta, tracedFetch, untraced } from '../../runtime/trace/telemetry/propagation.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -109,7 +109,8 @@ export class McpConnection {
   /** Connects (once; concurrent callers share the attempt) and returns the live client. */
   async connect(): Promise<Client> {
     if (this.client && this.stateValue === 'connected') return this.client;
-    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    // Opened outside the calling step's trace: the connection (and its event stream) serves every task.
+    this.connecting ??= untraced(() => this.open()).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 

@@ -1,4 +1,4 @@
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /**
  * `fetch` that adds the active trace context (`traceparent`, `tracestate`) to each request, for
@@ -19,4 +19,9 @@ export function traceMeta(): Record<string, string> {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier;
+}
+
+/** Runs `work` outside any trace: shared setup (an MCP connection several tasks use) belongs to no one step. */
+export function untraced<T>(work: () => T): T {
+  return context.with(ROOT_CONTEXT, work);
 }
