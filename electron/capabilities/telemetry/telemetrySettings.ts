@@ -1,4 +1,5 @@
 import type { Config } from '../../contract/index.js';
+import { AgentDeskError } from '../../runtime/errors.js';
 
 /** Where spans go and what they carry, resolved from config.json and the standard OTEL_* variables. */
 export interface TelemetrySettings {
@@ -12,6 +13,14 @@ export interface TelemetrySettings {
 }
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value.trim()).protocol);
+  } catch {
+    return false;
+  }
+}
 
 /** The traces URL of a collector's base URL (`/v1/traces` joins the path, before any query). */
 function tracesUrlOf(base: string): string {
@@ -38,7 +47,8 @@ function shown(url: string): string {
  * Telemetry is off unless an endpoint is named: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (these win), or `telemetry.otlp.endpoint` in config.json.
  * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn it off whatever is set;
- * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true` turns content capture on.
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true` turns content capture on. An
+ * endpoint variable that is not an http(s) URL is an AgentDeskError naming it.
  */
 export function telemetrySettings(config: Config['telemetry'], env: NodeJS.ProcessEnv): TelemetrySettings | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
@@ -46,6 +56,11 @@ export function telemetrySettings(config: Config['telemetry'], env: NodeJS.Proce
   const captureContent =
     config.otlp.captureContent || env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
   // As the exporter reads them: the traces URL as given, or the base URL with /v1/traces.
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const) {
+    const value = env[name];
+    // The exporter would fall back to localhost:4318 in silence; say so instead.
+    if (isSet(value) && !isHttpUrl(value)) throw new AgentDeskError('invalid_params', `${name} is not an http(s) URL: "${value.trim()}"`);
+  }
   if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
     return { endpointShown: shown(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), headers: config.otlp.headers, captureContent };
   }

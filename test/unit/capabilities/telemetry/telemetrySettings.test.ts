@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../../electron/contract/index.js';
+import { AgentDeskError } from '../../../../electron/runtime/errors.js';
 import { telemetrySettings } from '../../../../electron/capabilities/telemetry/telemetrySettings.js';
 
 const configWith = (telemetry?: unknown) => ConfigSchema.parse(telemetry === undefined ? {} : { telemetry }).telemetry;
@@ -69,5 +70,12 @@ describe('telemetrySettings', () => {
     expect(examples).toHaveLength(1);
     const config = ConfigSchema.parse(examples[0]);
     expect(telemetrySettings(config.telemetry, {})?.tracesUrl).toBe('http://127.0.0.1:4318/v1/traces');
+  });
+
+  it('an endpoint variable that is not an http(s) URL is a clear error naming it (the exporter would quietly use localhost)', () => {
+    expect(() => telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT is not an http(s) URL: "collector:4318"',
+    );
+    expect(() => telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' })).toThrow(AgentDeskError);
   });
 });
