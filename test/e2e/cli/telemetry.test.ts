@@ -207,6 +207,25 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(receiver.everything()).not.toContain(PROMPT_WORDS);
   });
 
+  it('a model call the provider rejects is a chat span in error with the SDK error’s kind; its quoted text stays out', async () => {
+    writeConfig({});
+    models.script('chat', {
+      status: 400,
+      body: { error: { message: `Unsupported words: ${PROMPT_WORDS}`, type: 'invalid_request_error' } },
+    });
+    const checks = path.join(cli.home, 'checks.json');
+    writeFileSync(checks, JSON.stringify([{ type: 'file_exists', path: 'nothing.txt', exists: false }]));
+    const run = await agentDesk(['run', '--goal', 'Do something', '--checks', checks, '--json'], { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl });
+    expect(run.code, explain(run)).toBe(1);
+    const [chat] = byOperation(receiver.spans(), 'chat');
+    expect(chat!.attributes).toMatchObject({ 'error.type': 'bad_request', 'gen_ai.request.model': 'gpt-test' });
+    expect(chat!.status.code).toBe(2);
+    const [agent] = byOperation(receiver.spans(), 'invoke_agent');
+    expect(chat!.parentSpanId).toBe(agent!.spanId);
+    expect(agent!.attributes['agent_desk.task.state']).toBe('failed');
+    expect(receiver.everything()).not.toContain(PROMPT_WORDS);
+  });
+
   it('an approval across two processes: the resumed run is a new trace with the same conversation id, requested and approved as step events', async () => {
     writeConfig({});
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl };
