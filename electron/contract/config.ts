@@ -64,7 +64,7 @@ export const ConfigSchema = z
           .object({
             /** The collector's base URL (`/v1/traces` is appended), e.g. `http://127.0.0.1:4318`. */
             endpoint: z.string().url().optional(),
-            /** Headers sent with every export (e.g. an API key of a hosted backend). */
+            /** Headers sent with every export; a value may name a stored secret (`Bearer ${secret:otel}`) so no key sits here. */
             headers: z.record(z.string(), z.string()).default({}),
             /** Export prompt, output, tool-argument and tool-result text (redacted); off: only names, ids, counts. */
             captureContent: z.boolean().default(false),

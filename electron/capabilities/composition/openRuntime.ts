@@ -49,7 +49,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
   // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*).
-  const telemetry = runtimeTelemetry(config, version);
+  const telemetry = runtimeTelemetry(config, version, secrets);
   const mcp = mcpRuntimeParts(home, version);
   // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
   const browser = browserRuntimeParts(config, home, (text) => rt.redactor.text(text) !== text);

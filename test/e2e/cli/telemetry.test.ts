@@ -298,6 +298,26 @@ describe('OpenTelemetry export (OTLP/HTTP JSON to a local receiver)', () => {
     expect(agents).toEqual(['succeeded', 'waiting_approval']);
   });
 
+  it('a collector key kept in the secret store: config names ${secret:otel}, the receiver gets the value as a header and nowhere else', async () => {
+    const OTEL_KEY = 'otel-key-7Hd2Kq9Vx4Lp1Zm6';
+    writeConfig({ telemetry: { otlp: { endpoint: otlpUrl, headers: { authorization: 'Bearer ${secret:otel}' } } } });
+    const missing = await agentDesk(['run', examplePlaybook('inventory-report.yaml'), '--json']);
+    expect(missing.code, explain(missing)).toBe(0);
+    expect(missing.stderr).toContain(
+      'telemetry: off: telemetry.otlp.headers.authorization names the secret "otel", which is not stored (agent-desk secrets set otel)',
+    );
+    expect(receiver.requests).toEqual([]);
+
+    const set = await agentDesk(['secrets', 'set', 'otel'], {}, OTEL_KEY);
+    expect(set.code, explain(set)).toBe(0);
+    const run = await agentDesk(['run', examplePlaybook('inventory-report.yaml'), '--json']);
+    expect(run.code, explain(run)).toBe(0);
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    for (const request of receiver.requests) expect(request.headers.authorization).toBe(`Bearer ${OTEL_KEY}`);
+    expect(receiver.requests.map((r) => r.body).join('\n')).not.toContain(OTEL_KEY);
+    expect(printed.join('\n')).not.toContain(OTEL_KEY);
+  });
+
   it('an unreachable collector fails nothing: the task succeeds and one line says the spans could not be sent', async () => {
     writeConfig({});
     const closed = new RecordingServer({});
