@@ -14,6 +14,18 @@ export interface TelemetrySettings {
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
+/** Header names the OTEL_EXPORTER_OTLP_(TRACES_)HEADERS variables set (`k=v,k2=v2`), lower-cased. */
+function envHeaderNames(env: NodeJS.ProcessEnv): Set<string> {
+  const lists = [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS].filter(isSet);
+  return new Set(lists.flatMap((list) => list.split(',').map((pair) => pair.split('=')[0]!.trim().toLowerCase())));
+}
+
+/** config.json's headers but those the variables set: the exporter would let config win, and variables win here. */
+function headersUnderEnv(headers: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const fromEnv = envHeaderNames(env);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !fromEnv.has(name.toLowerCase())));
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     return ['http:', 'https:'].includes(new URL(value.trim()).protocol);
@@ -62,13 +74,21 @@ export function telemetrySettings(config: Config['telemetry'], env: NodeJS.Proce
     if (isSet(value) && !isHttpUrl(value)) throw new AgentDeskError('invalid_params', `${name} is not an http(s) URL: "${value.trim()}"`);
   }
   if (isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
-    return { endpointShown: shown(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), headers: config.otlp.headers, captureContent };
+    return {
+      endpointShown: shown(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+      headers: headersUnderEnv(config.otlp.headers, env),
+      captureContent,
+    };
   }
   if (isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT)) {
-    return { endpointShown: shown(tracesUrlOf(env.OTEL_EXPORTER_OTLP_ENDPOINT)), headers: config.otlp.headers, captureContent };
+    return {
+      endpointShown: shown(tracesUrlOf(env.OTEL_EXPORTER_OTLP_ENDPOINT)),
+      headers: headersUnderEnv(config.otlp.headers, env),
+      captureContent,
+    };
   }
   const endpoint = config.otlp.endpoint;
   if (endpoint === undefined) return undefined;
   const tracesUrl = tracesUrlOf(endpoint);
-  return { tracesUrl, endpointShown: shown(tracesUrl), headers: config.otlp.headers, captureContent };
+  return { tracesUrl, endpointShown: shown(tracesUrl), headers: headersUnderEnv(config.otlp.headers, env), captureContent };
 }

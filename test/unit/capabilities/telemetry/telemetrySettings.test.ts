@@ -78,4 +78,11 @@ describe('telemetrySettings', () => {
     );
     expect(() => telemetrySettings(configWith(), { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' })).toThrow(AgentDeskError);
   });
+
+  it('headers: config.json’s are sent, but a header the OTEL_* variables set is theirs', () => {
+    const config = configWith({ otlp: { endpoint: 'http://c:4318', headers: { 'X-Tenant': 'from-config', 'x-team': 'a' } } });
+    expect(telemetrySettings(config, {})?.headers).toEqual({ 'X-Tenant': 'from-config', 'x-team': 'a' });
+    expect(telemetrySettings(config, { OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=from-env,other=1' })?.headers).toEqual({ 'x-team': 'a' });
+    expect(telemetrySettings(config, { OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'X-TEAM=b' })?.headers).toEqual({ 'X-Tenant': 'from-config' });
+  });
 });
