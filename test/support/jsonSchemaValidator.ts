@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { schemaFileName, type ConfigFileKind } from '../../electron/runtime/configFiles/jsonSchemas.js';
 import { REPO_ROOT } from './cliSandbox.js';
 
 // ajv-formats is CommonJS: its plugin is the module itself or its `default`, depending on the loader.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
+const loadedFormats = addFormatsModule as unknown as FormatsPlugin | { default: FormatsPlugin };
+const addFormats: FormatsPlugin = 'default' in loadedFormats ? loadedFormats.default : loadedFormats;
 
 /** The checked-in `schema/<kind>.schema.json`, as an editor would load it. */
 export const shippedSchema = (kind: ConfigFileKind): Record<string, unknown> =>

@@ -115,4 +115,10 @@ describe('config.json and mcp.json: "$schema" accepted, unknown keys refused at 
     expect(shippedSchemaValidator('config')({ $schema: 7 })).toEqual(['/$schema: must be string']);
     expect(configFileIssues('mcp', '{"servers": ')).toEqual([{ path: '(root)', message: expect.stringMatching(/^not valid JSON: /) }]);
   });
+
+  it('an MCP server URL that is not a URL is refused by both', () => {
+    const doc = { servers: { web: { transport: 'http', url: 'not a url' } } };
+    expect(zodIssues('mcp', doc).map((i) => i.path)).toEqual(['servers.web.url']);
+    expect(shippedSchemaValidator('mcp')(doc)).toContain('/servers/web/url: must match format "uri"');
+  });
 });
