@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, REPO_ROOT, examplePlaybook, explain } from '../../support/cliSandbox.js';
+import { CliSandbox, REPO_ROOT, cliEnv, examplePlaybook, explain } from '../../support/cliSandbox.js';
 
 let cli: CliSandbox | undefined;
 afterEach(async () => {
@@ -111,10 +111,24 @@ describe('agent-desk config', () => {
     expect((await c.run(['config', 'path', 'mcp'])).stdout).toBe(`${path.join(c.home, 'mcp.json')}\n`);
   });
 
-  it('the docs’ editor set-up works as printed: a schema copied next to config.json, named by a relative "$schema"', async () => {
+  it('the docs’ editor set-up works as printed: the schema copied next to config.json by the documented commands, named by a relative "$schema"', async () => {
     const c = sandbox();
-    const schema = await c.run(['config', 'schema']);
-    write(path.join(c.home, 'config.schema.json'), schema.stdout);
+    const doc = readFileSync(path.join(REPO_ROOT, 'docs', 'configuration.md'), 'utf8');
+    const copy = /```sh\n(home=[^`]*config schema >[^`]*)```/.exec(doc)?.[1];
+    expect(copy, 'the copy commands in docs/configuration.md').toBeDefined();
+    const bash = c.pool.spawn(
+      { command: 'bash', args: ['-euc', copy ?? ''], cwd: REPO_ROOT, env: cliEnv(c.home) },
+      'docs: copy the schemas',
+    );
+    bash.child.stdin?.end();
+    const shell = await bash.finished(60_000);
+    expect(shell.code, explain(shell)).toBe(0);
+    expect(readFileSync(path.join(c.home, 'config.schema.json'), 'utf8')).toBe(
+      readFileSync(path.join(REPO_ROOT, 'schema', 'config.schema.json'), 'utf8'),
+    );
+    expect(readFileSync(path.join(c.home, 'mcp.schema.json'), 'utf8')).toBe(
+      readFileSync(path.join(REPO_ROOT, 'schema', 'mcp.schema.json'), 'utf8'),
+    );
     write(path.join(c.home, 'config.json'), { $schema: './config.schema.json', budget: { maxSteps: 40 } });
     const ok = await c.run(['config', 'validate']);
     expect(ok.code, explain(ok)).toBe(0);
