@@ -11,6 +11,7 @@ import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
+import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerGrants } from './commands/grants.js';
@@ -39,6 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerSecrets(program);
   registerTokens(program);
   registerGrants(program);
+  registerSkills(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
