@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** A skill name as the Agent Skills format allows it: lowercase letters, digits and single hyphens, at most 64. */
 export const SkillNameSchema = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'required' : 'must be a string') })
   .min(1, 'must not be empty')
   .max(64, 'must be at most 64 characters')
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase letters, digits and single hyphens only, not starting or ending with "-"');
@@ -19,7 +19,9 @@ export const AllowedToolsSchema = z.union([z.string(), z.array(z.string().min(1)
  */
 export const SkillFrontmatterSchema = z.looseObject({
   name: SkillNameSchema,
-  description: z.string().trim().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
+  description: z
+    .string({ error: (issue) => (issue.input === undefined ? 'required' : 'must be a string') })
+    .trim().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
   license: z.string().min(1).optional(),
   compatibility: z.string().min(1).max(500, 'must be at most 500 characters').optional(),
   /** A map from string keys to string values. */
