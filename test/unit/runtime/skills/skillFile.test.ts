@@ -74,3 +74,13 @@ describe('parseSkillFile', () => {
     },
   );
 });
+
+describe('the SKILL.md example in docs/skills.md', () => {
+  it('parses as documented', async () => {
+    const { readFileSync } = await import('node:fs');
+    const docs = readFileSync(new URL('../../../../docs/skills.md', import.meta.url), 'utf8');
+    const example = /```markdown\n([\s\S]*?)```/.exec(docs)![1]!;
+    const parsed = parseSkillFile(example, 'release-notes');
+    expect(parsed.ok && parsed.allowedTools).toEqual(['fs.read', 'fs.list', 'fs.write(NOTES.md)']);
+  });
+});
