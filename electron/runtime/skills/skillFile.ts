@@ -44,6 +44,10 @@ export function parseSkillFile(text: string, folder: string): ParsedSkillFile | 
   if (problems.length > 0) return { ok: false, problems };
   const unknown = Object.keys(frontmatter).filter((key) => !KNOWN_KEYS.has(key));
   const notes = unknown.length > 0 ? [`frontmatter keys outside the Agent Skills format are ignored: ${unknown.join(', ')}`] : [];
+  const foreign = (allowed ?? []).filter((entry) => /^[A-Z]/.test(entry));
+  if (foreign.length > 0) {
+    notes.push(`allowed-tools names no Agent Desk tool (they are lowercase, e.g. fs.read): ${foreign.join(', ')}; while the skill is in use they allow nothing`);
+  }
   return { ok: true, frontmatter, body: split.body, ...(allowed && { allowedTools: allowed }), notes };
 }
 

@@ -51,6 +51,13 @@ describe('parseSkillFile', () => {
     expect(parsed.ok && parsed.notes).toEqual(['frontmatter keys outside the Agent Skills format are ignored: argument-hint']);
   });
 
+  it('notes allowed-tools written in another product\'s tool names, which match nothing here', () => {
+    const parsed = parseSkillFile(skill('name: my-skill\ndescription: d\nallowed-tools: Read Bash(git:*) fs.list'), 'my-skill');
+    expect(parsed.ok && parsed.notes).toEqual([
+      'allowed-tools names no Agent Desk tool (they are lowercase, e.g. fs.read): Read, Bash(git:*); while the skill is in use they allow nothing',
+    ]);
+  });
+
   it.each([
     ['no frontmatter', '# Just markdown\n', 'SKILL.md must start with YAML frontmatter'],
     ['an unclosed frontmatter', '---\nname: my-skill\ndescription: d\n', 'the frontmatter is never closed'],
