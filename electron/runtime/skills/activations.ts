@@ -52,7 +52,8 @@ export class SkillActivations {
     for (const { activation, allowed } of this.load(taskId)) {
       if (!allowed || allowed.permits(call)) continue;
       const entries = [...allowed.entries, SKILLS_READ].join(', ');
-      return `skill "${activation.skill}" is in use and allows only ${entries} (its allowed-tools); "${call.tool}" is not among them`;
+      const what = call.subject === '' ? `"${call.tool}"` : `"${call.tool}" on "${call.subject}"`;
+      return `skill "${activation.skill}" is in use and allows only ${entries} (its allowed-tools); ${what} is not among them`;
     }
     return undefined;
   }

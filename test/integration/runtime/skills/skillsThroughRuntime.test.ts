@@ -178,7 +178,7 @@ describe('Agent Skills through the product composition', () => {
     expect(product.approvals.list({})).toEqual([]);
     // The denial went back to the model as the call's error, both times.
     expect(refusals).toHaveLength(2);
-    for (const text of refusals) expect(text).toContain('"fs.delete" is not among them');
+    for (const text of refusals) expect(text).toContain('"fs.delete" on "keep.txt" is not among them');
   });
 
   it('gates a call sent in the same turn as the skill read after the read: the two never run side by side', async () => {

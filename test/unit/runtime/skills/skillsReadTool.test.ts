@@ -61,7 +61,7 @@ describe('skills.read', () => {
     });
     expect(h.rt.skills.inUse(task.id)).toEqual([{ skill: 'pdf-tools', stepId: 'stp_1', allowedTools: ['fs.read', 'fs.list'] }]);
     expect(h.rt.skills.refusal(task.id, { tool: 'fs.delete', subject: 'a.txt' })).toBe(
-      'skill "pdf-tools" is in use and allows only fs.read, fs.list, skills.read (its allowed-tools); "fs.delete" is not among them',
+      'skill "pdf-tools" is in use and allows only fs.read, fs.list, skills.read (its allowed-tools); "fs.delete" on "a.txt" is not among them',
     );
   });
 
@@ -138,7 +138,7 @@ describe('SkillActivations', () => {
       { skill: 'open', stepId: `stp_${task.id}_1` },
     ]);
     expect(fresh.refusal(task.id, { tool: 'fs.read', subject: 'a' })).toBeUndefined();
-    expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" is not among them');
+    expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
   });
 
   it('treats a record it cannot read as allowing only skills.read (fail closed)', () => {
