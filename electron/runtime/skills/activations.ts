@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { RuleCall } from '../policy/ruleEngine.js';
 import { AllowedTools, SKILLS_READ } from './allowedTools.js';
 
-/** One skill put in use by a completed `skills.read` step. */
+/** One skill put in use by a `skills.read` step. */
 export interface SkillActivation {
   skill: string;
   stepId: string;
@@ -15,31 +15,37 @@ interface ActiveSkill {
   allowed?: AllowedTools;
 }
 
-/** Tasks whose skills are kept in memory; others are read again from their step rows when asked. */
-const CACHED_TASKS = 512;
+/** Compiled activations kept in memory (a completed step's output never changes); more are read again. */
+const MAX_CACHED = 4096;
 
 /**
  * The skills each task has in use, and what they let it call. The record is the task's own
  * completed `skills.read` steps (their output names the skill and its `allowed-tools` as read
- * then), so a restarted runtime narrows exactly as before; a skill file edited mid-task cannot
- * widen it. A skill stays in use until the task ends, and a later skill narrows further, never
- * back: a page that tells the model to read a permissive skill gains nothing.
+ * then), looked up at every decision through an index, so another process that ran the task
+ * meanwhile, or a restart, is seen at once; an edit of the SKILL.md mid-task cannot widen it.
+ * A skill stays in use until the task ends, and a later skill narrows further, never back: a page
+ * that tells the model to read a permissive skill gains nothing.
  */
 export class SkillActivations {
-  private readonly byTask = new Map<string, ActiveSkill[]>();
   private readonly completedReads: Database.Statement<[string, string]>;
+  private readonly outputOf: Database.Statement<[string]>;
+  /** Compiled activations by step id. */
+  private readonly byStep = new Map<string, ActiveSkill>();
+  /** Reads this process ran whose completed row is not written yet, by task. */
+  private readonly running = new Map<string, ActiveSkill[]>();
 
   constructor(db: Database.Database) {
-    this.completedReads = db.prepare(
-      "SELECT id, output FROM steps WHERE task_id = ? AND tool = ? AND status = 'completed' ORDER BY idx, attempt",
-    );
+    this.completedReads = db.prepare("SELECT id FROM steps WHERE task_id = ? AND tool = ? AND status = 'completed' ORDER BY idx, attempt");
+    this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
   }
 
-  /** Records a skill read by a running step (its completed row follows; a repeat of the step adds nothing). */
+  /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */
   activate(taskId: string, activation: SkillActivation): void {
-    const active = this.load(taskId);
-    if (active.some((a) => a.activation.stepId === activation.stepId)) return;
-    active.push(compile(activation));
+    const running = this.running.get(taskId) ?? [];
+    if (running.some((a) => a.activation.stepId === activation.stepId)) return;
+    running.push(compile(activation));
+    if (this.running.size >= MAX_CACHED) this.running.delete(this.running.keys().next().value!);
+    this.running.set(taskId, running);
   }
 
   /** The skills the task has in use, in the order they were read. */
@@ -59,13 +65,26 @@ export class SkillActivations {
   }
 
   private load(taskId: string): ActiveSkill[] {
-    let active = this.byTask.get(taskId);
-    if (active) return active;
-    active = (this.completedReads.all(taskId, SKILLS_READ) as { id: string; output: string | null }[]).map((row) =>
-      compile(activationOf(row.id, row.output)),
-    );
-    if (this.byTask.size >= CACHED_TASKS) this.byTask.delete(this.byTask.keys().next().value!);
-    this.byTask.set(taskId, active);
+    const ids = (this.completedReads.all(taskId, SKILLS_READ) as { id: string }[]).map((row) => row.id);
+    const active = ids.map((id) => this.completed(id));
+    const running = this.running.get(taskId);
+    if (running) {
+      const pending = running.filter((a) => !ids.includes(a.activation.stepId));
+      if (pending.length === 0) this.running.delete(taskId);
+      else this.running.set(taskId, pending);
+      active.push(...pending);
+    }
+    return active;
+  }
+
+  private completed(stepId: string): ActiveSkill {
+    let active = this.byStep.get(stepId);
+    if (!active) {
+      const row = this.outputOf.get(stepId) as { output: string | null } | undefined;
+      active = compile(activationOf(stepId, row?.output ?? null));
+      if (this.byStep.size >= MAX_CACHED) this.byStep.delete(this.byStep.keys().next().value!);
+      this.byStep.set(stepId, active);
+    }
     return active;
   }
 }

@@ -141,6 +141,16 @@ describe('SkillActivations', () => {
     expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
   });
 
+  it('sees a skill another process read after its own first look (no stale cache)', () => {
+    h = openTestRuntime();
+    const task = createGoalTask(h.rt, 'two processes');
+    const here = new SkillActivations(h.rt.store.db);
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
+    // The other process (a `run --resume` while `serve` waits) completes a read of a narrowing skill.
+    h.rt.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+  });
+
   it('treats a record it cannot read as allowing only skills.read (fail closed)', () => {
     h = openTestRuntime();
     const task = createGoalTask(h.rt, 'garbled');
