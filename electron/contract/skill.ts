@@ -21,7 +21,9 @@ export const SkillFrontmatterSchema = z.looseObject({
   name: SkillNameSchema,
   description: z
     .string({ error: (issue) => (issue.input === undefined ? 'required' : 'must be a string') })
-    .trim().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1024, 'must be at most 1024 characters'),
   license: z.string().min(1).optional(),
   compatibility: z.string().min(1).max(500, 'must be at most 500 characters').optional(),
   /** A map from string keys to string values. */

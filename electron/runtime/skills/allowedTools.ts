@@ -32,7 +32,9 @@ export function allowedToolProblems(entries: readonly string[]): string[] {
     try {
       parseRule(entry);
     } catch (error) {
-      problems.push(`allowed-tools: ${error instanceof AgentDeskError ? error.message.replace(/^Invalid policy rule /, '') : String(error)}`);
+      problems.push(
+        `allowed-tools: ${error instanceof AgentDeskError ? error.message.replace(/^Invalid policy rule /, '') : String(error)}`,
+      );
     }
   }
   return problems;

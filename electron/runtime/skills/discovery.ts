@@ -62,7 +62,14 @@ function skillsIn(root: SkillRoot): (SkillSummary | SkillProblem)[] {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [];
-    return [{ folder: path.basename(root.dir), source: root.source, path: root.dir, problems: [`cannot read the skills folder (${code ?? String(error)})`] }];
+    return [
+      {
+        folder: path.basename(root.dir),
+        source: root.source,
+        path: root.dir,
+        problems: [`cannot read the skills folder (${code ?? String(error)})`],
+      },
+    ];
   }
   return entries
     .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))

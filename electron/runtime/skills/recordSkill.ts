@@ -50,7 +50,9 @@ function skillMarkdown(name: string, task: Task, playbook: Playbook, dir: string
     'allowed-tools': tools.join(' '),
     metadata: { 'agent-desk-recorded-from': task.id },
   };
-  const steps = playbook.steps.map((step, i) => `${i + 1}. \`${step.tool ?? step.capability}\` with \`${JSON.stringify(step.args)}\`${expectText(step.expect)}`);
+  const steps = playbook.steps.map(
+    (step, i) => `${i + 1}. \`${step.tool ?? step.capability}\` with \`${JSON.stringify(step.args)}\`${expectText(step.expect)}`,
+  );
   const checks = playbook.acceptance.map((check) => `- \`${JSON.stringify(check)}\``);
   return [
     `---\n${stringify(frontmatter, { lineWidth: 0 })}---`,

@@ -46,7 +46,9 @@ export function parseSkillFile(text: string, folder: string): ParsedSkillFile | 
   const notes = unknown.length > 0 ? [`frontmatter keys outside the Agent Skills format are ignored: ${unknown.join(', ')}`] : [];
   const foreign = (allowed ?? []).filter((entry) => /^[A-Z]/.test(entry));
   if (foreign.length > 0) {
-    notes.push(`allowed-tools names no Agent Desk tool (they are lowercase, e.g. fs.read): ${foreign.join(', ')}; while the skill is in use they allow nothing`);
+    notes.push(
+      `allowed-tools names no Agent Desk tool (they are lowercase, e.g. fs.read): ${foreign.join(', ')}; while the skill is in use they allow nothing`,
+    );
   }
   return { ok: true, frontmatter, body: split.body, ...(allowed && { allowedTools: allowed }), notes };
 }
@@ -54,8 +56,15 @@ export function parseSkillFile(text: string, folder: string): ParsedSkillFile | 
 /** The YAML between the opening and closing `---` lines, and the Markdown after them. */
 function splitFrontmatter(text: string): { yaml: string; body: string } | { problem: string } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') return { problem: 'SKILL.md must start with YAML frontmatter: a "---" line, name and description, then "---"' };
+  if (lines[0]?.trim() !== '---')
+    return { problem: 'SKILL.md must start with YAML frontmatter: a "---" line, name and description, then "---"' };
   const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
   if (end === -1) return { problem: 'the frontmatter is never closed: add a "---" line after it' };
-  return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n').trim() };
+  return {
+    yaml: lines.slice(1, end).join('\n'),
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+  };
 }

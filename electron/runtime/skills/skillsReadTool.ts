@@ -89,7 +89,8 @@ function findSkill(home: string, workspace: string, name: string): SkillSummary 
 
 function readInstructions(skill: SkillSummary): SkillsReadOutput {
   const parsed = parseSkillFile(fs.readFileSync(path.join(skill.dir, 'SKILL.md'), 'utf8'), skill.name);
-  if (!parsed.ok) throw new ToolError(`skill "${skill.name}" changed and no longer parses: ${parsed.problems.join('; ')}`, false, 'skill_invalid');
+  if (!parsed.ok)
+    throw new ToolError(`skill "${skill.name}" changed and no longer parses: ${parsed.problems.join('; ')}`, false, 'skill_invalid');
   return {
     skill: skill.name,
     source: skill.source,

@@ -23,7 +23,12 @@ const agentDesk = (args: string[]) => cli.run(args, { timeoutMs: 60_000 });
 describe('agent-desk skills list', () => {
   it('lists the user and workspace skills, and warns by name about a folder it skipped', async () => {
     const ws = path.join(cli.home, 'project');
-    writeSkill(workspaceSkills(ws), 'code-review', { name: 'code-review', description: 'Reviews a diff.', 'allowed-tools': 'fs.read fs.list' }, 'Review.');
+    writeSkill(
+      workspaceSkills(ws),
+      'code-review',
+      { name: 'code-review', description: 'Reviews a diff.', 'allowed-tools': 'fs.read fs.list' },
+      'Review.',
+    );
     writeSkill(workspaceSkills(ws), 'broken', { name: 'broken', description: '' }, 'x');
     writeSkill(path.join(cli.home, 'skills'), 'notes', { name: 'notes', description: 'Takes notes.' }, 'Notes.');
 
@@ -35,14 +40,21 @@ describe('agent-desk skills list', () => {
       ['notes', 'user', undefined],
     ]);
     expect(list.problems).toEqual([
-      { folder: 'broken', source: 'workspace', path: path.join(workspaceSkills(ws), 'broken', 'SKILL.md'), problems: ['description: must not be empty'] },
+      {
+        folder: 'broken',
+        source: 'workspace',
+        path: path.join(workspaceSkills(ws), 'broken', 'SKILL.md'),
+        problems: ['description: must not be empty'],
+      },
     ]);
 
     const text = await agentDesk(['skills', 'list', '--workspace', ws]);
     expect(text.code, explain(text)).toBe(0);
     expect(text.stdout).toMatch(/^code-review\s+workspace\s+Reviews a diff\.$/m);
     expect(text.stdout).toContain('allowed-tools: fs.read fs.list');
-    expect(text.stderr).toContain(`warning: skill "broken" (workspace, ${path.join(workspaceSkills(ws), 'broken', 'SKILL.md')}) skipped: description: must not be empty`);
+    expect(text.stderr).toContain(
+      `warning: skill "broken" (workspace, ${path.join(workspaceSkills(ws), 'broken', 'SKILL.md')}) skipped: description: must not be empty`,
+    );
   });
 
   it('says where to put skills when there are none', async () => {

@@ -33,7 +33,12 @@ describe('a recorded run as a skill', () => {
     const skill = skillFromRecording('greeting', task, recorded, skillsDir);
     writeRecordedSkill(skill);
     const [found] = discoverSkills(skillRoots(h.home)).skills;
-    expect(found).toMatchObject({ name: 'greeting', source: 'user', allowedTools: ['fs.list', 'fs.write'], metadata: { 'agent-desk-recorded-from': task.id } });
+    expect(found).toMatchObject({
+      name: 'greeting',
+      source: 'user',
+      allowedTools: ['fs.list', 'fs.write'],
+      metadata: { 'agent-desk-recorded-from': task.id },
+    });
     expect(found!.description).toBe('Write a greeting into hello.txt Recorded from a run that succeeded; use it to do the same again.');
     const body = readFileSync(path.join(skillsDir, 'greeting', 'SKILL.md'), 'utf8');
     expect(body).toContain('1. `fs.list` with `{"path":"."}`');

@@ -38,7 +38,10 @@ describe('parseSkillFile', () => {
   });
 
   it('takes allowed-tools as a space-delimited string (parentheses keep spaces) or as a list', () => {
-    const spaced = parseSkillFile(skill('name: my-skill\ndescription: d\nallowed-tools: fs.read  fs.write(reports/a b.md) http.*'), 'my-skill');
+    const spaced = parseSkillFile(
+      skill('name: my-skill\ndescription: d\nallowed-tools: fs.read  fs.write(reports/a b.md) http.*'),
+      'my-skill',
+    );
     expect(spaced.ok && spaced.allowedTools).toEqual(['fs.read', 'fs.write(reports/a b.md)', 'http.*']);
     const listed = parseSkillFile(skill('name: my-skill\ndescription: d\nallowed-tools:\n  - fs.read\n  - fs.list'), 'my-skill');
     expect(listed.ok && listed.allowedTools).toEqual(['fs.read', 'fs.list']);
@@ -51,7 +54,7 @@ describe('parseSkillFile', () => {
     expect(parsed.ok && parsed.notes).toEqual(['frontmatter keys outside the Agent Skills format are ignored: argument-hint']);
   });
 
-  it('notes allowed-tools written in another product\'s tool names, which match nothing here', () => {
+  it("notes allowed-tools written in another product's tool names, which match nothing here", () => {
     const parsed = parseSkillFile(skill('name: my-skill\ndescription: d\nallowed-tools: Read Bash(git:*) fs.list'), 'my-skill');
     expect(parsed.ok && parsed.notes).toEqual([
       'allowed-tools names no Agent Desk tool (they are lowercase, e.g. fs.read): Read, Bash(git:*); while the skill is in use they allow nothing',
@@ -65,10 +68,18 @@ describe('parseSkillFile', () => {
     ['no description', skill('name: my-skill'), 'description: required'],
     ['an empty description', skill('name: my-skill\ndescription: "  "'), 'description: must not be empty'],
     ['a description over 1024', skill(`name: my-skill\ndescription: ${'x'.repeat(1025)}`), 'description: must be at most 1024 characters'],
-    ['a compatibility over 500', skill(`name: my-skill\ndescription: d\ncompatibility: ${'x'.repeat(501)}`), 'compatibility: must be at most 500'],
+    [
+      'a compatibility over 500',
+      skill(`name: my-skill\ndescription: d\ncompatibility: ${'x'.repeat(501)}`),
+      'compatibility: must be at most 500',
+    ],
     ['metadata that is not strings', skill('name: my-skill\ndescription: d\nmetadata:\n  n: 1'), 'metadata.n:'],
     ['a name not like its folder', skill('name: other-skill\ndescription: d'), 'name: "other-skill" must match its folder name "my-skill"'],
-    ['a bad allowed-tools entry', skill('name: my-skill\ndescription: d\nallowed-tools: fs.read fs.write(oops'), 'allowed-tools: "fs.write(oops": unbalanced'],
+    [
+      'a bad allowed-tools entry',
+      skill('name: my-skill\ndescription: d\nallowed-tools: fs.read fs.write(oops'),
+      'allowed-tools: "fs.write(oops": unbalanced',
+    ],
   ])('refuses %s with a line that says what is wrong', (_case, text, expected) => {
     const problems = problemsOf(text);
     expect(problems.join('\n')).toContain(expected);

@@ -18,7 +18,12 @@ function setUp() {
   h = openTestRuntime();
   const task = createGoalTask(h.rt, 'use skills');
   const root = workspaceSkills(task.workspace);
-  const dir = writeSkill(root, 'pdf-tools', { name: 'pdf-tools', description: 'PDF work.', 'allowed-tools': 'fs.read fs.list' }, '# PDF\nSee references/guide.md.');
+  const dir = writeSkill(
+    root,
+    'pdf-tools',
+    { name: 'pdf-tools', description: 'PDF work.', 'allowed-tools': 'fs.read fs.list' },
+    '# PDF\nSee references/guide.md.',
+  );
   mkdirSync(path.join(dir, 'references'));
   mkdirSync(path.join(dir, 'scripts'));
   writeFileSync(path.join(dir, 'references', 'guide.md'), 'The guide.');
@@ -67,7 +72,10 @@ describe('skills.read', () => {
 
   it('reads a file of the skill on demand', async () => {
     const { run } = setUp();
-    expect(await run({ name: 'pdf-tools', file: 'references/guide.md' })).toMatchObject({ file: 'references/guide.md', content: 'The guide.' });
+    expect(await run({ name: 'pdf-tools', file: 'references/guide.md' })).toMatchObject({
+      file: 'references/guide.md',
+      content: 'The guide.',
+    });
   });
 
   it.each([
