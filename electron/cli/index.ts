@@ -12,6 +12,7 @@ import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
+import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerGrants } from './commands/grants.js';
@@ -41,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerTokens(program);
   registerGrants(program);
   registerConfig(program);
+  registerSkills(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

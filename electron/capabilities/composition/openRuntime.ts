@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { AgentRuntime, type RuntimeOptions } from '../../runtime/agentRuntime.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { agentHandlers } from '../../runtime/gateway/agentHandlers.js';
@@ -15,10 +15,18 @@ import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimePa
 import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 
-/** The package version, read once from package.json. */
+/**
+ * The package version from package.json: four folders up from the built file (dist/electron/…),
+ * three from the source one, so the composition also runs from source (tests).
+ */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const up of ['../../../../package.json', '../../../package.json']) {
+    const file = new URL(up, import.meta.url);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === 'agent-desk') return pkg.version;
+  }
+  throw new Error(`package.json of agent-desk not found above ${import.meta.url}`);
 }
 
 /**
