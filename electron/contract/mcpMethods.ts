@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MethodSpec } from './methods.js';
+import { SecretNameSchema } from './settingsMethods.js';
 import { RiskClassSchema } from './tool.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
@@ -29,12 +30,46 @@ export const McpStdioServerSchema = z
   })
   .strict();
 
+/** An OAuth redirect URI of a native app (RFC 8252 §7.3): `http://127.0.0.1|localhost|[::1]:<port>/<path>`, where Agent Desk itself listens — never a remote page. */
+export const McpOAuthRedirectUriSchema = z
+  .url({ protocol: /^http$/ })
+  .regex(
+    /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5}(?:\/[^?#]*)?$/,
+    'a redirect URI must be http://127.0.0.1, localhost or [::1] with a port (Agent Desk listens there), and no query',
+  );
+
+/**
+ * OAuth for one HTTP server (all optional: a server that answers 401 gets the SDK's discovery and
+ * dynamic registration with nothing configured). Secrets are named, never written here.
+ */
+export const McpOAuthSchema = z
+  .object({
+    /** A client registered beforehand with the authorization server (no dynamic registration then). */
+    clientId: z.string().min(1).max(500).optional(),
+    /** Name of the stored secret holding that client's secret (`agent-desk secrets set <name>`); absent for a public client. */
+    clientSecretSecret: SecretNameSchema.optional(),
+    /** Scopes to ask for when neither the server's 401 nor its metadata name any. */
+    scope: z.string().min(1).max(1000).optional(),
+    /** Fixed loopback redirect URI (a pre-registered client needs the one it was registered with); default an ephemeral port. */
+    redirectUri: McpOAuthRedirectUriSchema.optional(),
+    /** An https URL of a client ID metadata document (SEP-991), used as client_id where the server supports it. */
+    clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+  })
+  .strict()
+  .refine((o) => o.clientSecretSecret === undefined || o.clientId !== undefined, {
+    message: 'clientSecretSecret needs clientId (the pre-registered client it belongs to)',
+    path: ['clientSecretSecret'],
+  });
+/** OAuth settings of an HTTP server. */
+export type McpOAuth = z.infer<typeof McpOAuthSchema>;
+
 /** A server reached over MCP Streamable HTTP. */
 export const McpHttpServerSchema = z
   .object({
     transport: z.literal('http'),
     url: z.url({ protocol: /^https?$/ }),
     headers: z.record(z.string(), z.string()).default({}),
+    oauth: McpOAuthSchema.optional(),
     ...ServerCommon,
   })
   .strict();

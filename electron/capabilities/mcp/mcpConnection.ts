@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -13,11 +14,14 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Availability, McpServerConfig, McpServerState } from '../../contract/index.js';
+import type { SecretStore } from '../../runtime/secrets/secretStore.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { McpCallTimer } from './mcpCallTimer.js';
 import { catalogEntries, listCatalog, type McpCatalog } from './mcpCatalogTools.js';
 import { answerElicitation, type AskingCall } from './mcpElicitation.js';
 import type { CachedMcpTool } from './mcpConfigFile.js';
+import { McpAuthRequiredError, type McpConsent } from './oauth/mcpAuthRequired.js';
+import { McpOAuthProvider } from './oauth/mcpOAuthProvider.js';
 
 /** Progress reported by a server during one call. */
 export interface McpProgress {
@@ -35,7 +39,12 @@ export interface McpConnectionOptions {
   onTools(server: string, tools: CachedMcpTool[]): void;
   /** Told on every state change (for logs and events). */
   onState?(server: string, state: McpServerState, reason: string | undefined): void;
+  /** OAuth for HTTP servers: tokens kept in `secrets`; `consent` shows the page (absent: headless, login by CLI). */
+  auth?: { secrets: SecretStore; consent?: McpConsent };
 }
+
+/** How a handshake ended: connected, or a consent page was opened and the browser is awaited. */
+type Handshake = { client: Client } | { awaitingConsent: StreamableHTTPClientTransport };
 
 const STDERR_TAIL = 2000;
 const PROBE_TIMEOUT_MS = 5000;
@@ -153,6 +162,7 @@ export class McpConnection {
     send: (client: Client, options: RequestOptions, timer: McpCallTimer) => Promise<T>,
   ): Promise<T> {
     const client = await this.connect().catch((error: unknown) => {
+      if (error instanceof McpAuthRequiredError) throw new ToolError(error.message, true, 'mcp_auth_required');
       throw new ToolError(`MCP server "${this.name}" cannot be reached: ${messageOf(error)}`, true, 'mcp_unavailable');
     });
     // Our timer, not the SDK's: it also stands still while the user answers the server's question.
@@ -185,10 +195,44 @@ export class McpConnection {
     clearTimeout(this.reconnectTimer);
     this.closedByUs = false;
     this.setState('connecting', undefined);
+    const oauth = this.oauthProvider();
+    try {
+      await this.refreshExpiredToken(oauth);
+      let done = await this.handshake(oauth);
+      if ('awaitingConsent' in done) {
+        // The person consents in the browser; the code it brings back buys the tokens, then a fresh handshake.
+        await done.awaitingConsent.finishAuth(await oauth!.consentCode());
+        done = await this.handshake(oauth);
+        if ('awaitingConsent' in done) throw new Error('the server asked for consent again right after it was given');
+      }
+      this.reconnectAttempt = 0;
+      this.setState('connected', undefined);
+      return done.client;
+    } catch (error) {
+      const reason = error instanceof McpAuthRequiredError ? error.message : `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      this.lost(reason);
+      throw error instanceof McpAuthRequiredError ? error : new Error(reason);
+    } finally {
+      await oauth?.close();
+    }
+  }
+
+  /** An access token known to be expired is renewed before the handshake (a refresh that fails may need consent). */
+  private async refreshExpiredToken(oauth: McpOAuthProvider | undefined): Promise<void> {
+    if ((await oauth?.refreshIfExpired()) !== 'REDIRECT') return;
+    await auth(oauth!, { serverUrl: this.httpUrl(), authorizationCode: await oauth!.consentCode() });
+  }
+
+  /** One client and transport through `initialize` and the first tool list. */
+  private async handshake(oauth: McpOAuthProvider | undefined): Promise<Handshake> {
     // Form elicitation: a server's question mid-call becomes a waiting_user prompt of the calling task.
-    const client = new Client({ name: 'agent-desk', version: this.options.clientVersion }, { capabilities: { elicitation: { form: {} } } });
+    // applyDefaults: fields the person left empty get the defaults the server's schema names.
+    const client = new Client(
+      { name: 'agent-desk', version: this.options.clientVersion },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    );
     client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(this.name, [...this.asking], request.params));
-    const transport = this.makeTransport();
+    const transport = this.makeTransport(oauth);
     // Only the current transport may mark the server dead: an old one closing late must not.
     transport.onclose = () => {
       if (this.transport === transport) this.lost(`the server ${this.describeExit()}`);
@@ -202,16 +246,32 @@ export class McpConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.discover(client).catch(() => undefined));
       this.client = client;
       await this.discover(client);
-      this.reconnectAttempt = 0;
-      this.setState('connected', undefined);
-      return client;
+      return { client };
     } catch (error) {
-      const reason = `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      this.client = undefined;
       this.transport = undefined;
       await transport.close().catch(() => undefined);
-      this.lost(reason);
-      throw new Error(reason);
+      if (error instanceof UnauthorizedError && oauth?.awaitingConsent && transport instanceof StreamableHTTPClientTransport) {
+        return { awaitingConsent: transport };
+      }
+      throw error;
     }
+  }
+
+  private oauthProvider(): McpOAuthProvider | undefined {
+    if (this.config.transport !== 'http' || !this.options.auth) return undefined;
+    return new McpOAuthProvider({
+      server: this.name,
+      url: this.config.url,
+      oauth: this.config.oauth,
+      secrets: this.options.auth.secrets,
+      ...(this.options.auth.consent && { consent: this.options.auth.consent }),
+      clientVersion: this.options.clientVersion,
+    });
+  }
+
+  private httpUrl(): string {
+    return this.config.transport === 'http' ? this.config.url : '';
   }
 
   private async discover(client: Client): Promise<void> {
@@ -233,9 +293,13 @@ export class McpConnection {
     this.options.onTools(this.name, [...tools, ...catalogEntries(client.getServerCapabilities(), tools)]);
   }
 
-  private makeTransport(): Transport {
+  private makeTransport(oauth: McpOAuthProvider | undefined): Transport {
     if (this.config.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } });
+      // The SDK's default redirect policy stays: a redirect to another origin is not followed, so a token never leaves its server.
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers },
+        ...(oauth && { authProvider: oauth }),
+      });
     }
     const transport = new StdioClientTransport({
       command: this.config.command,

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ScopeSchema, type MethodName, type Scope } from '../../contract/index.js';
+import { mcpManagerOf } from '../../capabilities/mcp/mcpRuntimeParts.js';
 import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpServe.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
@@ -53,6 +54,35 @@ export function registerMcp(program: Command): void {
         await rt?.close().catch(() => undefined);
       }
     });
+
+  mcp
+    .command('login <name>')
+    .description('authorize Agent Desk with an OAuth-protected HTTP server: prints the consent URL and waits for the browser')
+    .option('--fresh', 'forget stored tokens first (a new consent even when they still work)')
+    .option('--timeout <seconds>', 'how long to wait for the browser', '300')
+    .option('--json', 'print the server status as JSON when done')
+    .action((name: string, opts: { fresh?: boolean; timeout: string; json?: boolean }) =>
+      withRuntime(opts.json, async (rt) => {
+        const manager = mcpManagerOf(rt);
+        if (!manager) throw new AgentDeskError('unavailable', 'this runtime has no MCP client');
+        const timeoutMs = Number(opts.timeout) * 1000;
+        if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new AgentDeskError('invalid_params', `--timeout must be a positive number of seconds, not "${opts.timeout}"`);
+        const status = await manager.login(name, { openUrl: (url) => printConsentUrl(name, url, timeoutMs), timeoutMs }, Boolean(opts.fresh));
+        if (opts.json) printJson(status);
+        else console.log(`${name}: authorized, ${status.tools.length} tools (tokens kept in the secret store, never in mcp.json)`);
+      }),
+    );
+  mcp
+    .command('logout <name>')
+    .description("forget an HTTP server's OAuth tokens and client registration")
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) =>
+      withRuntime(opts.json, async (rt) => {
+        const forgotten = (await mcpManagerOf(rt)?.logout(name)) ?? false;
+        if (opts.json) printJson({ name, forgotten });
+        else console.log(forgotten ? `${name}: OAuth tokens forgotten` : `${name}: no OAuth tokens were stored`);
+      }),
+    );
 
   const servers = mcp.command('servers').description('the MCP servers Agent Desk connects to ($AGENT_DESK_HOME/mcp.json)');
   servers
@@ -111,6 +141,15 @@ function callAdmin(json: boolean | undefined, method: MethodName, params: unknow
     if (json) printJson(result);
     else print(result);
   });
+}
+
+/** The consent step of `mcp login`: stderr keeps stdout for `--json`. */
+function printConsentUrl(name: string, url: URL, timeoutMs: number): void {
+  const back = url.searchParams.get('redirect_uri') ?? 'the loopback listener';
+  process.stderr.write(
+    `To authorize Agent Desk with MCP server ${name}, open this URL in a browser:\n\n  ${url.href}\n\n` +
+      `Waiting up to ${Math.round(timeoutMs / 1000)} s for the browser to come back to ${back} …\n`,
+  );
 }
 
 function printStatus(result: unknown): void {
