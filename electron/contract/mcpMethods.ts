@@ -44,6 +44,11 @@ export const McpOAuthRedirectUriSchema = z
  */
 export const McpOAuthSchema = z
   .object({
+    /**
+     * `authorization_code` (default): a person consents in the browser (PKCE). `client_credentials`:
+     * no person, the pre-registered client's own credentials buy the token (servers, CI).
+     */
+    grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
     /** A client registered beforehand with the authorization server (no dynamic registration then). */
     clientId: z.string().min(1).max(500).optional(),
     /** Name of the stored secret holding that client's secret (`agent-desk secrets set <name>`); absent for a public client. */
@@ -59,6 +64,10 @@ export const McpOAuthSchema = z
   .refine((o) => o.clientSecretSecret === undefined || o.clientId !== undefined, {
     message: 'clientSecretSecret needs clientId (the pre-registered client it belongs to)',
     path: ['clientSecretSecret'],
+  })
+  .refine((o) => o.grant !== 'client_credentials' || (o.clientId !== undefined && o.clientSecretSecret !== undefined), {
+    message: 'the client_credentials grant needs clientId and clientSecretSecret (a pre-registered confidential client)',
+    path: ['grant'],
   });
 /** OAuth settings of an HTTP server. */
 export type McpOAuth = z.infer<typeof McpOAuthSchema>;

@@ -68,6 +68,8 @@ export class McpConnection {
   private calls = 0;
   private probing = false;
   private readonly asking: AskingCall[] = [];
+  /** The OAuth client of the current link (its transport asks it for tokens on every request). */
+  private oauth: McpOAuthProvider | undefined;
 
   constructor(
     readonly name: string,
@@ -168,13 +170,35 @@ export class McpConnection {
     // Our timer, not the SDK's: it also stands still while the user answers the server's question.
     const timer = new McpCallTimer(this.config.timeoutMs, signal);
     this.calls++;
+    const options = { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS };
     try {
-      return await send(client, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS }, timer);
+      try {
+        return await send(client, options, timer);
+      } catch (error) {
+        // A 403 insufficient_scope mid-session (step-up) opened a consent page: the refused request ran nowhere, so it is sent again once.
+        if (!(await this.finishStepUp(error, timer))) throw error;
+        return await send(client, options, timer);
+      }
     } catch (error) {
       throw this.callFailure(what, error, signal, timer.timedOut);
     } finally {
       timer.dispose();
       this.calls--;
+    }
+  }
+
+  /** After a request refused for want of authorization: waits for the consent it opened and buys the new token (true), or says none is open. */
+  private async finishStepUp(error: unknown, timer: McpCallTimer): Promise<boolean> {
+    const oauth = this.oauth;
+    const transport = this.transport;
+    if (!(error instanceof UnauthorizedError) || !oauth?.awaitingConsent || !(transport instanceof StreamableHTTPClientTransport)) return false;
+    timer.pause(); // the person's time in the browser is not the server's
+    try {
+      await transport.finishAuth(await oauth.consentCode());
+      return true;
+    } finally {
+      timer.resume();
+      await oauth.close();
     }
   }
 
@@ -196,6 +220,7 @@ export class McpConnection {
     this.closedByUs = false;
     this.setState('connecting', undefined);
     const oauth = this.oauthProvider();
+    this.oauth = oauth;
     try {
       await this.refreshExpiredToken(oauth);
       let done = await this.handshake(oauth);
@@ -358,6 +383,8 @@ export class McpConnection {
    */
   private callFailure(tool: string, error: unknown, signal: AbortSignal, timedOut: boolean): Error {
     if (signal.aborted) return new ToolError(`call of ${tool} on "${this.name}" was cancelled`, false, 'aborted');
+    // Refused before it ran (401/403 and no consent possible here): the link itself is fine.
+    if (error instanceof McpAuthRequiredError) return new ToolError(error.message, true, 'mcp_auth_required');
     if (timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
       const reason = `did not answer ${tool} within ${this.config.timeoutMs} ms`;
       // A hung server would stall every later call too: drop it and let the router fall back.

@@ -39,7 +39,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.store = new McpOAuthStore(opts.secrets, opts.server, opts.url);
   }
 
-  get redirectUrl(): string {
+  get redirectUrl(): string | undefined {
+    if (this.machineToMachine) return undefined; // the SDK's sign for a non-interactive grant
     // Headless, nothing is listened on: the URL only has to name a loopback target (no consent is started).
     return this.listener?.redirectUrl ?? this.opts.oauth?.redirectUri ?? registeredRedirect(this.store.dynamicClient()) ?? 'http://127.0.0.1/callback';
   }
@@ -47,9 +48,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: 'Agent Desk',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
+      redirect_uris: this.machineToMachine ? [] : [this.redirectUrl!],
+      grant_types: this.machineToMachine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: this.machineToMachine ? [] : ['code'],
       software_id: 'agent-desk',
       software_version: this.opts.clientVersion,
       ...(this.opts.oauth?.scope !== undefined && { scope: this.opts.oauth.scope }),
@@ -60,6 +61,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.opts.oauth?.clientMetadataUrl;
   }
 
+  /** The client_credentials grant's token request; the authorization code grant keeps the SDK's default (undefined). */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machineToMachine) return undefined;
+    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined && { scope }) });
+  }
+
+  private get machineToMachine(): boolean {
+    return this.opts.oauth?.grant === 'client_credentials';
+  }
+
   state(): string {
     const state = randomBytes(16).toString('base64url');
     this.listener?.expect(state);
@@ -67,12 +78,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    if (this.opts.consent) await this.listen();
+    if (this.opts.consent && !this.machineToMachine) await this.listen();
     const preRegistered = this.preRegisteredClient();
     if (preRegistered) return preRegistered;
     const dynamic = this.store.dynamicClient();
     // Registered for another loopback port (an earlier login): register again rather than send a redirect the server refuses.
-    if (dynamic && this.listener && !redirectMatches(dynamic, this.redirectUrl)) {
+    if (dynamic && this.listener && !redirectMatches(dynamic, this.listener.redirectUrl)) {
       this.store.forgetClient();
       return undefined;
     }
