@@ -38,7 +38,8 @@ function openAppRuntime(): AgentRuntime {
   const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
   // A long-lived process like `serve`: the warm sandbox pool fills now.
   // An MCP server's OAuth consent opens in the user's browser (http(s) only); it comes back to the runtime's loopback listener.
-  const openUrl = (url: URL): Promise<void> => (/^https?:$/.test(url.protocol) ? shell.openExternal(url.href) : Promise.reject(new Error(`not opening ${url.protocol} URL`)));
+  const openUrl = (url: URL): Promise<void> =>
+    /^https?:$/.test(url.protocol) ? shell.openExternal(url.href) : Promise.reject(new Error(`not opening ${url.protocol} URL`));
   return openRuntime('full', { warmSandboxes: true, openUrl, ...(secrets ? { secrets } : {}) });
 }
 

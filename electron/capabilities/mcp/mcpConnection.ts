@@ -191,7 +191,8 @@ export class McpConnection {
   private async finishStepUp(error: unknown, timer: McpCallTimer): Promise<boolean> {
     const oauth = this.oauth;
     const transport = this.transport;
-    if (!(error instanceof UnauthorizedError) || !oauth?.awaitingConsent || !(transport instanceof StreamableHTTPClientTransport)) return false;
+    if (!(error instanceof UnauthorizedError) || !oauth?.awaitingConsent || !(transport instanceof StreamableHTTPClientTransport))
+      return false;
     timer.pause(); // the person's time in the browser is not the server's
     try {
       await transport.finishAuth(await oauth.consentCode());

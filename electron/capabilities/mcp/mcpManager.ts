@@ -120,7 +120,8 @@ export class McpManager {
   async login(name: string, consent: McpConsent, fresh = false): Promise<McpServerStatus> {
     const config = loadMcpConfig(this.options.home).servers[name];
     if (!config) throw new AgentDeskError('not_found', `no MCP server named "${name}" in mcp.json`, { name });
-    if (config.transport !== 'http') throw new AgentDeskError('invalid_params', `MCP server "${name}" is a stdio server: OAuth is for HTTP servers`, { name });
+    if (config.transport !== 'http')
+      throw new AgentDeskError('invalid_params', `MCP server "${name}" is a stdio server: OAuth is for HTTP servers`, { name });
     if (!this.options.secrets) throw new AgentDeskError('unavailable', 'this runtime keeps no secrets: OAuth tokens have nowhere to go');
     if (fresh) new McpOAuthStore(this.options.secrets, name, config.url).forgetTokens();
     await this.drop(name);

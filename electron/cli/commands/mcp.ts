@@ -66,8 +66,13 @@ export function registerMcp(program: Command): void {
         const manager = mcpManagerOf(rt);
         if (!manager) throw new AgentDeskError('unavailable', 'this runtime has no MCP client');
         const timeoutMs = Number(opts.timeout) * 1000;
-        if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new AgentDeskError('invalid_params', `--timeout must be a positive number of seconds, not "${opts.timeout}"`);
-        const status = await manager.login(name, { openUrl: (url) => printConsentUrl(name, url, timeoutMs), timeoutMs }, Boolean(opts.fresh));
+        if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+          throw new AgentDeskError('invalid_params', `--timeout must be a positive number of seconds, not "${opts.timeout}"`);
+        const status = await manager.login(
+          name,
+          { openUrl: (url) => printConsentUrl(name, url, timeoutMs), timeoutMs },
+          Boolean(opts.fresh),
+        );
         if (opts.json) printJson(status);
         else console.log(`${name}: authorized, ${status.tools.length} tools (tokens kept in the secret store, never in mcp.json)`);
       }),

@@ -74,7 +74,10 @@ export class LoopbackCallback {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new AgentDeskError('unavailable', `no authorization arrived at ${this.redirectUrl} within ${Math.round(timeoutMs / 1000)} s`)),
+        () =>
+          reject(
+            new AgentDeskError('unavailable', `no authorization arrived at ${this.redirectUrl} within ${Math.round(timeoutMs / 1000)} s`),
+          ),
         timeoutMs,
       );
     });
@@ -102,7 +105,9 @@ export class LoopbackCallback {
     if (error !== null) {
       const description = url.searchParams.get('error_description');
       reply(res, 400, `Authorization was refused: ${error}${description ? ` (${description})` : ''}. You can close this tab.`);
-      return this.settle?.reject(new AgentDeskError('forbidden', `the authorization server refused: ${error}${description ? ` (${description})` : ''}`));
+      return this.settle?.reject(
+        new AgentDeskError('forbidden', `the authorization server refused: ${error}${description ? ` (${description})` : ''}`),
+      );
     }
     const code = url.searchParams.get('code');
     if (!code) return reply(res, 400, 'The authorization response carries no code.');

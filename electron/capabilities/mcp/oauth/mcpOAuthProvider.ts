@@ -42,7 +42,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   get redirectUrl(): string | undefined {
     if (this.machineToMachine) return undefined; // the SDK's sign for a non-interactive grant
     // Headless, nothing is listened on: the URL only has to name a loopback target (no consent is started).
-    return this.listener?.redirectUrl ?? this.opts.oauth?.redirectUri ?? registeredRedirect(this.store.dynamicClient()) ?? 'http://127.0.0.1/callback';
+    return (
+      this.listener?.redirectUrl ??
+      this.opts.oauth?.redirectUri ??
+      registeredRedirect(this.store.dynamicClient()) ??
+      'http://127.0.0.1/callback'
+    );
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -120,7 +125,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.verifier === undefined) throw new AgentDeskError('bad_state', `no authorization of MCP server ${this.opts.server} is in progress`);
+    if (this.verifier === undefined)
+      throw new AgentDeskError('bad_state', `no authorization of MCP server ${this.opts.server} is in progress`);
     return this.verifier;
   }
 
@@ -146,7 +152,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** The authorization code the browser brought back (the person's consent), within the consent timeout. */
   async consentCode(): Promise<string> {
-    if (!this.listener || !this.consentShown) throw new AgentDeskError('bad_state', `no consent page of MCP server ${this.opts.server} is open`);
+    if (!this.listener || !this.consentShown)
+      throw new AgentDeskError('bad_state', `no consent page of MCP server ${this.opts.server} is open`);
     try {
       return await this.listener.waitForCode(this.opts.consent?.timeoutMs ?? DEFAULT_CONSENT_TIMEOUT_MS);
     } finally {

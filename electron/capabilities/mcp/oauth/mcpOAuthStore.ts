@@ -83,7 +83,10 @@ export class McpOAuthStore {
     if (refresh_token !== undefined) this.secrets.set(this.names.refreshToken, refresh_token);
     else this.secrets.delete(this.names.refreshToken);
     const expiresAt = expires_in === undefined ? undefined : this.now() + expires_in * 1000;
-    this.update((m) => ({ ...m, tokens: StoredTokensSchema.parse({ ...definedOnly(rest), ...(expiresAt !== undefined && { expiresAt }) }) }));
+    this.update((m) => ({
+      ...m,
+      tokens: StoredTokensSchema.parse({ ...definedOnly(rest), ...(expiresAt !== undefined && { expiresAt }) }),
+    }));
   }
 
   /** The dynamically registered client, its secret put back. */

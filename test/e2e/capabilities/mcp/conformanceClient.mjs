@@ -31,7 +31,8 @@ function sampleArguments(schema) {
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
     if (!(schema.required ?? []).includes(name)) continue;
     const type = property.type;
-    args[name] = type === 'number' || type === 'integer' ? 2 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
+    args[name] =
+      type === 'number' || type === 'integer' ? 2 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
   }
   return args;
 }
@@ -65,7 +66,10 @@ async function main() {
     // Every tool the scenario's server lists is called (through the connection Agent Desk's mcp tools use).
     const { tools } = await (await connection.connect()).listTools();
     for (const tool of tools) {
-      const result = await connection.callTool(tool.name, sampleArguments(tool.inputSchema), { signal: AbortSignal.timeout(20_000), asker });
+      const result = await connection.callTool(tool.name, sampleArguments(tool.inputSchema), {
+        signal: AbortSignal.timeout(20_000),
+        asker,
+      });
       console.log(`called ${tool.name}: ${JSON.stringify(result).slice(0, 200)}`);
     }
   } finally {
