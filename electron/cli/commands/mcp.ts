@@ -106,21 +106,21 @@ export function registerMcp(program: Command): void {
     .option('--header <k=v...>', 'HTTP header (repeatable)', [])
     .option('--env <k=v...>', 'environment for a stdio server (repeatable)', [])
     .option('--timeout <ms>', 'per-call timeout in ms')
+    .option('--client-id <id>', 'OAuth: a client registered beforehand with the authorization server')
+    .option('--client-secret-secret <name>', "OAuth: the stored secret holding that client's secret (agent-desk secrets set <name>)")
+    .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none')
+    .option('--redirect-uri <uri>', 'OAuth: fixed loopback redirect URI, e.g. http://127.0.0.1:8765/callback')
+    .option('--oauth-grant <grant>', 'OAuth: authorization_code (default, a person consents) or client_credentials')
     .option('--replace', 'replace an existing server of that name')
     .option('--json', 'print JSON')
-    .action(
-      (
-        name: string,
-        command: string[],
-        opts: { url?: string; header: string[]; env: string[]; timeout?: string; replace?: boolean; json?: boolean },
-      ) => {
-        const timeout = opts.timeout === undefined ? {} : { timeoutMs: Number(opts.timeout) };
-        const server = opts.url
-          ? { transport: 'http', url: opts.url, headers: parsePairs(opts.header), ...timeout }
-          : { transport: 'stdio', command: command[0] ?? '', args: command.slice(1), env: parsePairs(opts.env), ...timeout };
-        return callAdmin(opts.json, 'mcp.servers.add', { name, server, replace: Boolean(opts.replace) }, (r) => printStatus(r));
-      },
-    );
+    .action((name: string, command: string[], opts: AddOptions) => {
+      const timeout = opts.timeout === undefined ? {} : { timeoutMs: Number(opts.timeout) };
+      const oauth = oauthOptions(opts);
+      const server = opts.url
+        ? { transport: 'http', url: opts.url, headers: parsePairs(opts.header), ...timeout, ...(oauth && { oauth }) }
+        : { transport: 'stdio', command: command[0] ?? '', args: command.slice(1), env: parsePairs(opts.env), ...timeout };
+      return callAdmin(opts.json, 'mcp.servers.add', { name, server, replace: Boolean(opts.replace) }, (r) => printStatus(r));
+    });
   servers
     .command('remove <name>')
     .option('--json', 'print JSON')
@@ -134,6 +134,34 @@ export function registerMcp(program: Command): void {
     .description('connect and list tools, resources and prompts')
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) => callAdmin(opts.json, 'mcp.servers.test', { name }, (r) => printStatus(r)));
+}
+
+interface AddOptions {
+  url?: string;
+  header: string[];
+  env: string[];
+  timeout?: string;
+  clientId?: string;
+  clientSecretSecret?: string;
+  scope?: string;
+  redirectUri?: string;
+  oauthGrant?: string;
+  replace?: boolean;
+  json?: boolean;
+}
+
+/** The `oauth` block of an HTTP server from the --client-id … flags (validated with the rest by the method's schema). */
+function oauthOptions(opts: AddOptions): Record<string, string> | undefined {
+  const oauth = Object.fromEntries(
+    Object.entries({
+      clientId: opts.clientId,
+      clientSecretSecret: opts.clientSecretSecret,
+      scope: opts.scope,
+      redirectUri: opts.redirectUri,
+      grant: opts.oauthGrant,
+    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return Object.keys(oauth).length > 0 ? oauth : undefined;
 }
 
 /** Runs an mcp.servers method through the method table as the local admin (the CLI owns the data folder). */
