@@ -43,6 +43,9 @@ export class OAuthTestAuthority implements OAuthServerProvider {
   readonly issued: string[] = [];
   private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
 
+  /** `accessTokenLifetimeS`: the `expires_in` every token response states. */
+  constructor(private readonly accessTokenLifetimeS = 3600) {}
+
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
       getClient: (id) => this.clients.get(id),
@@ -127,7 +130,7 @@ export class OAuthTestAuthority implements OAuthServerProvider {
     this.issued.push(access, refresh);
     this.tokens.set(access, { clientId, resource, expired: false });
     this.refreshTokens.set(refresh, { clientId, resource });
-    return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh };
+    return { access_token: access, token_type: 'Bearer', expires_in: this.accessTokenLifetimeS, refresh_token: refresh };
   }
 }
 
