@@ -4,6 +4,7 @@ import { registerBench } from './commands/bench.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerEval } from './commands/eval.js';
 import { registerAgents } from './commands/agents.js';
+import { registerConfig } from './commands/config.js';
 import { registerCron } from './commands/cron.js';
 import { registerMemory } from './commands/memory.js';
 import { registerQueue } from './commands/queue.js';
@@ -39,6 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerSecrets(program);
   registerTokens(program);
   registerGrants(program);
+  registerConfig(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
