@@ -67,6 +67,13 @@ export const McpOAuthSchema = z
       'Name of the stored secret holding that client’s secret (agent-desk secrets set <name>).',
     ),
     /** Scopes to ask for when neither the server's 401 nor its metadata name any. */
+    clientKeySecret: SecretNameSchema.optional().describe(
+      'Name of the stored secret holding that client’s private key (PEM): it authenticates with a signed assertion (private_key_jwt) instead of a secret.',
+    ),
+    clientKeyAlgorithm: z
+      .enum(['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'EdDSA'])
+      .default('ES256')
+      .describe('The signing algorithm of that key.'),
     scope: z.string().min(1).max(1000).optional().describe('Scopes to ask for when neither the server’s 401 nor its metadata name any.'),
     /** Fixed loopback redirect URI (a pre-registered client needs the one it was registered with); default an ephemeral port. */
     redirectUri: McpOAuthRedirectUriSchema.optional().describe(
@@ -83,10 +90,18 @@ export const McpOAuthSchema = z
     message: 'clientSecretSecret needs clientId (the pre-registered client it belongs to)',
     path: ['clientSecretSecret'],
   })
-  .refine((o) => o.grant !== 'client_credentials' || (o.clientId !== undefined && o.clientSecretSecret !== undefined), {
-    message: 'the client_credentials grant needs clientId and clientSecretSecret (a pre-registered confidential client)',
-    path: ['grant'],
-  });
+  .refine((o) => o.clientKeySecret === undefined || (o.clientId !== undefined && o.clientSecretSecret === undefined), {
+    message: 'clientKeySecret needs clientId, and replaces clientSecretSecret (one way to authenticate the client)',
+    path: ['clientKeySecret'],
+  })
+  .refine(
+    (o) => o.grant !== 'client_credentials' || (o.clientId !== undefined && (o.clientSecretSecret ?? o.clientKeySecret) !== undefined),
+    {
+      message:
+        'the client_credentials grant needs clientId and clientSecretSecret or clientKeySecret (a pre-registered confidential client)',
+      path: ['grant'],
+    },
+  );
 /** OAuth settings of an HTTP server. */
 export type McpOAuth = z.infer<typeof McpOAuthSchema>;
 

@@ -108,6 +108,8 @@ export function registerMcp(program: Command): void {
     .option('--timeout <ms>', 'per-call timeout in ms')
     .option('--client-id <id>', 'OAuth: a client registered beforehand with the authorization server')
     .option('--client-secret-secret <name>', "OAuth: the stored secret holding that client's secret (agent-desk secrets set <name>)")
+    .option('--client-key-secret <name>', "OAuth: the stored secret holding that client's private key (PEM), for private_key_jwt")
+    .option('--client-key-algorithm <alg>', "OAuth: that key's signing algorithm (default ES256)")
     .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none')
     .option('--redirect-uri <uri>', 'OAuth: fixed loopback redirect URI, e.g. http://127.0.0.1:8765/callback')
     .option('--oauth-grant <grant>', 'OAuth: authorization_code (default, a person consents) or client_credentials')
@@ -143,6 +145,8 @@ interface AddOptions {
   timeout?: string;
   clientId?: string;
   clientSecretSecret?: string;
+  clientKeySecret?: string;
+  clientKeyAlgorithm?: string;
   scope?: string;
   redirectUri?: string;
   oauthGrant?: string;
@@ -156,6 +160,8 @@ function oauthOptions(opts: AddOptions): Record<string, string> | undefined {
     Object.entries({
       clientId: opts.clientId,
       clientSecretSecret: opts.clientSecretSecret,
+      clientKeySecret: opts.clientKeySecret,
+      clientKeyAlgorithm: opts.clientKeyAlgorithm,
       scope: opts.scope,
       redirectUri: opts.redirectUri,
       grant: opts.oauthGrant,

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { auth, type AuthResult, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  auth,
+  type AddClientAuthentication,
+  type AuthResult,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpOAuth } from '../../../contract/index.js';
 import { AgentDeskError } from '../../../runtime/errors.js';
@@ -34,9 +41,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private consentShown = false;
+  /** Set for a client that authenticates with a signed assertion (private_key_jwt); absent, the SDK picks basic/post/none. */
+  readonly addClientAuthentication: AddClientAuthentication | undefined;
 
   constructor(private readonly opts: McpOAuthProviderOptions) {
     this.store = new McpOAuthStore(opts.secrets, opts.server, opts.url);
+    this.addClientAuthentication = this.privateKeyJwt();
   }
 
   get redirectUrl(): string | undefined {
@@ -188,17 +198,37 @@ export class McpOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  private privateKeyJwt(): AddClientAuthentication | undefined {
+    const oauth = this.opts.oauth;
+    if (oauth?.clientKeySecret === undefined || oauth.clientId === undefined) return undefined;
+    const sign = (): AddClientAuthentication =>
+      createPrivateKeyJwtAuth({
+        issuer: oauth.clientId!,
+        subject: oauth.clientId!,
+        privateKey: this.storedSecret('clientKeySecret', oauth.clientKeySecret!),
+        alg: oauth.clientKeyAlgorithm,
+      });
+    // The key is read when a token is requested (it may be stored after the server was added).
+    return (headers, params, url, metadata) => sign()(headers, params, url, metadata);
+  }
+
+  /** The value of a secret mcp.json names; a missing one is a clear error saying how to store it. */
+  private storedSecret(field: 'clientSecretSecret' | 'clientKeySecret', name: string): string {
+    const value = this.opts.secrets.get(name);
+    if (value === undefined) {
+      throw new AgentDeskError(
+        'invalid_params',
+        `mcp.json servers.${this.opts.server}.oauth.${field} names the secret "${name}", which is not stored; store it with: agent-desk secrets set ${name}`,
+      );
+    }
+    return value;
+  }
+
   private preRegisteredClient(): OAuthClientInformationMixed | undefined {
     const oauth = this.opts.oauth;
     if (oauth?.clientId === undefined) return undefined;
     const secretName = oauth.clientSecretSecret;
-    const secret = secretName === undefined ? undefined : this.opts.secrets.get(secretName);
-    if (secretName !== undefined && secret === undefined) {
-      throw new AgentDeskError(
-        'invalid_params',
-        `mcp.json servers.${this.opts.server}.oauth.clientSecretSecret names the secret "${secretName}", which is not stored; store it with: agent-desk secrets set ${secretName}`,
-      );
-    }
+    const secret = secretName === undefined ? undefined : this.storedSecret('clientSecretSecret', secretName);
     const issuer = this.store.preRegisteredIssuer();
     return {
       client_id: oauth.clientId,

@@ -43,9 +43,14 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 function serverConfig(secrets) {
   const oauth = { clientMetadataUrl: CLIENT_METADATA_URL };
   // The extension scenario's confidential client gets its token with no person: the client_credentials grant.
-  if (scenario === 'auth/client-credentials-basic') oauth.grant = 'client_credentials';
+  if (scenario.startsWith('auth/client-credentials-')) oauth.grant = 'client_credentials';
   if (context.client_id) {
     oauth.clientId = context.client_id;
+    if (context.private_key_pem) {
+      secrets.set('conformance-client-key', context.private_key_pem);
+      oauth.clientKeySecret = 'conformance-client-key';
+      if (context.signing_algorithm) oauth.clientKeyAlgorithm = context.signing_algorithm;
+    }
     if (context.client_secret) {
       secrets.set('conformance-client-secret', context.client_secret);
       oauth.clientSecretSecret = 'conformance-client-secret';

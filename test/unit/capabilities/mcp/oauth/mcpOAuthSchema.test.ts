@@ -24,6 +24,10 @@ describe('the oauth block of an HTTP server in mcp.json', () => {
     expect(http({ clientSecretSecret: 'docs-secret' }).error?.issues[0]).toMatchObject({ path: ['oauth', 'clientSecretSecret'] });
     expect(http({ clientSecretSecret: 'not a name!' }).success).toBe(false);
     expect(http({ grant: 'client_credentials', clientId: 'c1' }).error?.issues[0]).toMatchObject({ path: ['oauth', 'grant'] });
+    expect(http({ grant: 'client_credentials', clientId: 'c1', clientKeySecret: 'docs-key' }).success).toBe(true);
+    expect(http({ clientId: 'c1', clientKeySecret: 'docs-key', clientSecretSecret: 'docs-secret' }).error?.issues[0]).toMatchObject({
+      path: ['oauth', 'clientKeySecret'],
+    });
     expect(http({ unknown: true }).success).toBe(false);
   });
 });
