@@ -70,6 +70,8 @@ export class McpConnection {
   private readonly asking: AskingCall[] = [];
   /** The OAuth client of the current link (its transport asks it for tokens on every request). */
   private oauth: McpOAuthProvider | undefined;
+  /** The last attempt failed for want of a login (not a broken link). */
+  private needsLogin = false;
 
   constructor(
     readonly name: string,
@@ -110,16 +112,22 @@ export class McpConnection {
   /** Tools of an idle server are offered (it connects on first use); a failed or closed one's are not. */
   availability(): Availability {
     if (!this.config.enabled) return { available: false, reason: `MCP server "${this.name}" is disabled` };
+    // Waiting for a login where a consent page can be shown (the desktop): a task's call is what opens it.
+    if (this.stateValue === 'failed' && this.needsLogin && this.options.auth?.consent) return { available: true };
     if (this.stateValue === 'failed' || this.stateValue === 'closed') {
       return { available: false, reason: `MCP server "${this.name}" is ${this.stateValue}: ${this.reasonValue ?? 'unknown reason'}` };
     }
     return { available: true };
   }
 
-  /** Connects (once; concurrent callers share the attempt) and returns the live client. */
-  async connect(): Promise<Client> {
+  /**
+   * Connects (once; concurrent callers share the attempt) and returns the live client. Only a
+   * foreground attempt (a call, a person's add/test/login) may open a consent page; background
+   * ones (start-up, reconnects) never pop a browser up unasked.
+   */
+  async connect(foreground = true): Promise<Client> {
     if (this.client && this.stateValue === 'connected') return this.client;
-    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    this.connecting ??= this.open(foreground).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
@@ -216,11 +224,11 @@ export class McpConnection {
     this.setState('closed', 'closed by Agent Desk');
   }
 
-  private async open(): Promise<Client> {
+  private async open(foreground: boolean): Promise<Client> {
     clearTimeout(this.reconnectTimer);
     this.closedByUs = false;
     this.setState('connecting', undefined);
-    const oauth = this.oauthProvider();
+    const oauth = this.oauthProvider(foreground);
     this.oauth = oauth;
     try {
       await this.refreshExpiredToken(oauth);
@@ -232,9 +240,11 @@ export class McpConnection {
         if ('awaitingConsent' in done) throw new Error('the server asked for consent again right after it was given');
       }
       this.reconnectAttempt = 0;
+      this.needsLogin = false;
       this.setState('connected', undefined);
       return done.client;
     } catch (error) {
+      this.needsLogin = error instanceof McpAuthRequiredError;
       const reason = error instanceof McpAuthRequiredError ? error.message : `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
       this.lost(reason);
       throw error instanceof McpAuthRequiredError ? error : new Error(reason);
@@ -284,14 +294,15 @@ export class McpConnection {
     }
   }
 
-  private oauthProvider(): McpOAuthProvider | undefined {
+  private oauthProvider(foreground: boolean): McpOAuthProvider | undefined {
     if (this.config.transport !== 'http' || !this.options.auth) return undefined;
+    const consent = foreground ? this.options.auth.consent : undefined;
     return new McpOAuthProvider({
       server: this.name,
       url: this.config.url,
       oauth: this.config.oauth,
       secrets: this.options.auth.secrets,
-      ...(this.options.auth.consent && { consent: this.options.auth.consent }),
+      ...(consent && { consent }),
       clientVersion: this.options.clientVersion,
     });
   }
@@ -373,7 +384,7 @@ export class McpConnection {
     this.reconnectAttempt++;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      if (this.stateValue === 'failed' && !this.closedByUs) void this.connect().catch(() => undefined);
+      if (this.stateValue === 'failed' && !this.closedByUs) void this.connect(false).catch(() => undefined);
     }, delay);
     this.reconnectTimer.unref();
   }

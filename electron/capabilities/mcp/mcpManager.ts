@@ -72,7 +72,7 @@ export class McpManager {
         .filter(([, config]) => config.enabled)
         .map(([name, config]) =>
           this.connectionFor(name, config)
-            .connect()
+            .connect(false)
             .catch(() => undefined),
         ),
     );

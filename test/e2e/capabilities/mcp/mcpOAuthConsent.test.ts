@@ -80,4 +80,38 @@ describe('MCP OAuth with a consent port (the desktop: a browser opens) and a pre
     expect(opened).toHaveLength(1);
     expect(readFileSync(path.join(home, 'mcp.json'), 'utf8')).not.toContain('pre-registered-secret-value');
   }, 60_000);
+
+  it('start-up and reconnects never open a page; the first call a task makes does, and goes through once consent is given', async () => {
+    const authority = new OAuthTestAuthority();
+    const { server: alpha } = await startAuthorizationServer(authority);
+    cleanups.push(() => alpha.close());
+    const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-oauth-foreground-'));
+    saveMcpConfig(home, { servers: { alpha: McpServerConfigSchema.parse({ transport: 'http', url: alpha.url }) } });
+    const opened: URL[] = [];
+    const browser = {
+      openUrl: async (url: URL) => {
+        opened.push(url);
+        void fetch(url).then((r) => r.text());
+      },
+    };
+    const secrets = new FileSecretStore(home);
+    const desktop = new McpManager({ home, clientVersion: 'test', secrets, consent: browser, reconnectDelaysMs: [] });
+    cleanups.push(() => desktop.close());
+
+    const [started] = await desktop.connectAll();
+    expect(started).toMatchObject({
+      name: 'alpha',
+      state: 'failed',
+      reason: 'MCP server alpha needs authorization: run agent-desk mcp login alpha',
+    });
+    expect(opened).toEqual([]);
+    expect(authority.clients.size).toBe(0);
+    const connection = desktop.connection('alpha')!;
+    expect(connection.availability()).toEqual({ available: true }); // offered: calling it is what asks for consent
+
+    const called = await connection.callTool('whoami', {}, { signal: AbortSignal.timeout(30_000) });
+    expect(called.content).toEqual([{ type: 'text', text: 'answered by alpha' }]);
+    expect(opened).toHaveLength(1);
+    expect(secrets.get('mcp.alpha.oauth.access_token')).toBe(alpha.authorizationHeaders.at(-1)!.replace('Bearer ', ''));
+  }, 60_000);
 });
