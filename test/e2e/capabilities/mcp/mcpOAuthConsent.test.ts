@@ -114,4 +114,38 @@ describe('MCP OAuth with a consent port (the desktop: a browser opens) and a pre
     expect(opened).toHaveLength(1);
     expect(secrets.get('mcp.alpha.oauth.access_token')).toBe(alpha.authorizationHeaders.at(-1)!.replace('Bearer ', ''));
   }, 60_000);
+
+  it('a headless runtime waiting for a login picks up the tokens another process stored, at its next reconnect', async () => {
+    const authority = new OAuthTestAuthority();
+    const { server: alpha } = await startAuthorizationServer(authority);
+    cleanups.push(() => alpha.close());
+    const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-oauth-pickup-'));
+    saveMcpConfig(home, { servers: { alpha: McpServerConfigSchema.parse({ transport: 'http', url: alpha.url }) } });
+    const serve = new McpManager({ home, clientVersion: 'test', secrets: new FileSecretStore(home), reconnectDelaysMs: [100] });
+    cleanups.push(() => serve.close());
+    expect((await serve.connectAll())[0]).toMatchObject({
+      state: 'failed',
+      reason: 'MCP server alpha needs authorization: run agent-desk mcp login alpha',
+    });
+    expect(serve.connection('alpha')!.availability()).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('run agent-desk mcp login alpha'),
+    });
+
+    // `agent-desk mcp login alpha` in another process: its own manager and store over the same data folder.
+    const cliLogin = new McpManager({ home, clientVersion: 'test', secrets: new FileSecretStore(home), reconnectDelaysMs: [] });
+    cleanups.push(() => cliLogin.close());
+    await cliLogin.login('alpha', { openUrl: async (url) => void fetch(url).then((r) => r.text()) });
+    await cliLogin.close();
+
+    const connection = serve.connection('alpha')!;
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (connection.state === 'connected') resolve(void clearInterval(check));
+      }, 50);
+    });
+    const called = await connection.callTool('whoami', {}, { signal: AbortSignal.timeout(30_000) });
+    expect(called.content).toEqual([{ type: 'text', text: 'answered by alpha' }]);
+    expect(authority.grants).toEqual(['authorization_code']);
+  }, 60_000);
 });
