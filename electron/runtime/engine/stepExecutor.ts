@@ -76,7 +76,7 @@ export class StepExecutor {
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
-    if (step.status === 'denied') return { kind: 'stop' };
+    if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.run(step, candidates, decision, true);
   }
@@ -133,7 +133,7 @@ export class StepExecutor {
     if (policy.effect === 'deny') {
       step.error = `denied by policy: ${policy.reason}`;
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
+      if (!deniedGoesBack(step, decision)) this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -532,4 +532,12 @@ export class StepExecutor {
   private latestAt(index: number): Step | undefined {
     return this.host.steps().latest(index);
   }
+}
+
+/**
+ * A call a skill in use does not allow goes back to a model planner as the call's error (it can
+ * do the allowed part, or stop); every other denial by the gate ends the task.
+ */
+function deniedGoesBack(step: Step, decision: CallDecision): boolean {
+  return step.policy?.source === 'skill' && decision.onDeny === 'continue';
 }
