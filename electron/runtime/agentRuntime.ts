@@ -97,7 +97,8 @@ export class AgentRuntime {
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
-    const telemetry = options.telemetry && new TaskTelemetry(options.telemetry, this.redactor, clock);
+    const telemetry =
+      options.telemetry && new TaskTelemetry(options.telemetry, this.redactor, clock, (id) => this.engine.isRunningHere(id));
     telemetry?.follow(this.bus);
     this.telemetry = telemetry;
     this.registry = new ToolRegistry();

@@ -51,6 +51,8 @@ export class TaskTelemetry {
     private readonly options: TelemetryOptions,
     private readonly redactor: Redactor,
     private readonly clock: Clock,
+    /** True while the task runs in this process (news of a task run elsewhere, or of none, starts no span). */
+    private readonly runsHere: (taskId: string) => boolean,
   ) {}
 
   get captureContent(): boolean {
@@ -97,7 +99,8 @@ export class TaskTelemetry {
   private onTask(task: Task): void {
     const open = this.tasks.get(task.id);
     if (isTerminal(task.state)) return open ? this.endTask(open, task) : undefined;
-    if (!open && task.state === 'queued') return; // created here, run elsewhere (or later)
+    // Created here, reviewed or paused while no run holds it, or run by another process: not this process's to trace.
+    if (!open && (task.state === 'queued' || !this.runsHere(task.id))) return;
     const span = open ?? this.startTask(task);
     if (span.state !== undefined && span.state !== task.state) {
       span.span.addEvent(

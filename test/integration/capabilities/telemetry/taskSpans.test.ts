@@ -73,6 +73,20 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
     expect(del!.events.map((e) => e.name)).toEqual(['agent_desk.approval.requested']);
   });
 
+  it('news of a task no run holds here (paused in a new process) starts no span', async () => {
+    const rt = withTelemetry();
+    const task = createPlaybookTask(
+      rt,
+      'name: p\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: x } }\n  - { tool: fs.delete, args: { path: a.txt } }\n',
+    );
+    expect((await rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
+    const again = await h!.reopen(); // the first process's spans end at its close
+    expect(again.engine.pause(task.id).state).toBe('paused');
+    await again.close();
+    const agents = op(await exported(), 'invoke_agent');
+    expect(agents.map((a) => a.attributes['agent_desk.task.state'])).toEqual(['waiting_approval']);
+  });
+
   it('a sub-agent’s task is a child of the delegating execute_tool span, in the same trace', async () => {
     const child =
       'name: child\nsteps:\n  - { tool: fs.write, args: { path: out.txt, content: hi } }\nacceptance:\n  - { type: file_contains, path: out.txt, text: hi }\n';
