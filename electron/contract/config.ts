@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
+import { HooksConfigSchema } from './hooks.js';
 
 /** The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied. */
 export const ConfigSchema = z
@@ -58,6 +59,8 @@ export const ConfigSchema = z
     durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
     /** Model providers (keys by secret name), the default model and the price table. */
     models: ModelsConfigSchema.default({ providers: {}, prices: {} }),
+    /** Commands run at task events, in the shape of Claude Code hooks (docs/hooks.md). */
+    hooks: HooksConfigSchema.default({}),
   })
   .strict();
 /** The runtime configuration. */

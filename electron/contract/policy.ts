@@ -9,9 +9,10 @@ export type PolicyEffect = z.infer<typeof PolicyEffectSchema>;
 
 /**
  * Where a decision came from: a configured rule, a remembered approval, a default risk rule,
- * the task's agent (its tool allowlist) or its policy profile (one the config does not define).
+ * the task's agent (its tool allowlist), its policy profile (one the config does not define), or
+ * a PreToolUse hook (which can only deny or ask, never allow what the gate would not).
  */
-export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile']);
+export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile', 'hook']);
 
 /** A policy decision, recorded on the step it gated. */
 export const PolicyDecisionSchema = z.object({

@@ -26,6 +26,9 @@ export const TraceEventTypeSchema = z.enum([
   'tool.progress',
   'user.asked',
   'user.answered',
+  'hook.run',
+  'hook.timeout',
+  'hook.error',
 ]);
 /** A trace event type. */
 export type TraceEventType = z.infer<typeof TraceEventTypeSchema>;
