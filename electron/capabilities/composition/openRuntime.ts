@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { AgentRuntime, type RuntimeOptions } from '../../runtime/agentRuntime.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { agentHandlers } from '../../runtime/gateway/agentHandlers.js';
@@ -16,9 +16,11 @@ import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 import { ProcessHookRunner } from '../hooks/processHookRunner.js';
 
-/** The package version, read once from package.json. */
+/** The package version, read from package.json: four folders up in dist/, three from the sources (tests run them). */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const built = new URL('../../../../package.json', import.meta.url);
+  const file = existsSync(built) ? built : new URL('../../../package.json', import.meta.url);
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
   return pkg.version;
 }
 
