@@ -250,7 +250,8 @@ console.log('ticket ' + (input.prompt_source === 'goal' ? 'OPS-1' : 'OPS-2') + '
       `import { readFileSync } from 'node:fs';
 const input = JSON.parse(readFileSync(0, 'utf8'));
 const names = input.tool_response.entries.map((e) => e.path ?? e.name).join(',');
-console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'listed by post hook: ' + names } }));
+// A careless hook prints a secret it found: it must reach neither the model nor the disk.
+console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'listed by post hook: ' + names + ' (key ${MODEL_KEY})' } }));
 `,
     );
     const rt = start({
@@ -282,7 +283,9 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     expect(first).toContain('[UserPromptSubmit hook] ticket OPS-1 applies to: Paint the fence');
     expect(second).toContain('Use blue, key [secret:local-key]');
     expect(second).toContain('[UserPromptSubmit hook] ticket OPS-2 applies to: Use blue, key [secret:local-key]');
-    expect(second).toContain('[PostToolUse hook] listed by post hook: fence.txt');
+    expect(second).toContain('[PostToolUse hook] listed by post hook: fence.txt (key [secret:local-key])');
+    expect(JSON.stringify(models.received('chat').map((r) => r.body))).not.toContain(MODEL_KEY);
+    expect(JSON.stringify(hookEvents(taskId))).not.toContain(MODEL_KEY);
     expect(second).not.toContain('rm -rf');
     expect(refusals).toEqual([
       { code: 'forbidden', message: 'the message was blocked by a UserPromptSubmit hook: destructive requests are not accepted' },
@@ -293,7 +296,7 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
       ['hook.context', '[UserPromptSubmit hook] ticket OPS-1 applies to: Paint the fence'],
       ['user.message', 'Use blue, key [secret:local-key]'],
       ['hook.context', '[UserPromptSubmit hook] ticket OPS-2 applies to: Use blue, key [secret:local-key]'],
-      ['hook.context', '[PostToolUse hook] listed by post hook: fence.txt'],
+      ['hook.context', '[PostToolUse hook] listed by post hook: fence.txt (key [secret:local-key])'],
       ['answer', 'Painted it blue.'],
     ]);
     // The hook saw the stored secret masked, never its value.
@@ -328,6 +331,25 @@ describe('TaskStart and TaskEnd', () => {
 });
 
 describe('hooks in config.json', () => {
+  it('settings.set replaces the hooks of a running runtime: the next call meets them; a bad section is refused', async () => {
+    const rt = start({});
+    const guard = script('guard.sh', `#!/bin/sh\ncat >/dev/null\necho "set over RPC" >&2\nexit 2\n`);
+    const bad = await rpc('settings.set', { config: { hooks: { PreToolUse: [{ hooks: [] }] } } });
+    expect(bad.error).toMatchObject({ code: 'invalid_params', message: expect.stringContaining('hooks.PreToolUse[0].hooks: ') });
+    const saved = await rpc('settings.set', { config: { hooks: { PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard }] }] } } });
+    expect(saved.error).toBeUndefined();
+    const ws = workspace({ 'a.txt': 'a' });
+    const task = rt.engine.create({
+      title: 'p',
+      plan: { kind: 'playbook', source: 'name: rm\nsteps:\n  - tool: fs.delete\n    args: { path: a.txt }\n', baseDir: home },
+      inputs: {},
+      workspace: ws,
+    });
+    const done = await rt.engine.run(task.id);
+    expect(done.stateReason).toBe('step 1 (fs.delete) denied by PreToolUse hook: set over RPC');
+    expect(existsSync(path.join(ws, 'a.txt'))).toBe(true);
+  });
+
   it('a bad hooks section is a clear config error, one line per problem with its path', () => {
     writeFileSync(
       path.join(home, 'config.json'),
