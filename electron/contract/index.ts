@@ -33,3 +33,4 @@ export * from './settingsMethods.js';
 export * from './intentMethods.js';
 export * from './recordMethods.js';
 export * from './serverText.js';
+export * from './skill.js';

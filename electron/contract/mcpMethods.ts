@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MethodSpec } from './methods.js';
+import { SchemaRefSchema } from './config.js';
 import { RiskClassSchema } from './tool.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
@@ -10,21 +11,28 @@ export const McpServerNameSchema = z
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_)){0,39}$/, 'letters, digits, "-" or single "_", at most 40, starting with a letter or digit');
 
 const ServerCommon = {
-  /** Per-call timeout; a call that exceeds it marks the server unresponsive so the router falls back. */
-  timeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
-  /** tool name → capabilities it provides (e.g. `file.read`), so the router can fall back across tiers. */
-  capabilities: z.record(z.string(), z.array(z.string().min(1))).default({}),
-  enabled: z.boolean().default(true),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(60_000)
+    .describe('Per-call timeout (ms); a call that exceeds it marks the server unresponsive so the router falls back.'),
+  capabilities: z
+    .record(z.string(), z.array(z.string().min(1)))
+    .default({})
+    .describe('Tool name → capabilities it provides (e.g. `file.read`), so the router can fall back across tiers.'),
+  enabled: z.boolean().default(true).describe('A disabled server is kept in the file but not connected.'),
 };
 
 /** A server started as a child process speaking MCP over stdio. */
 export const McpStdioServerSchema = z
   .object({
-    transport: z.literal('stdio'),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
+    transport: z.literal('stdio').describe('Started as a child process speaking MCP over stdio.'),
+    command: z.string().min(1).describe('The program to start, e.g. `npx`.'),
+    args: z.array(z.string()).default([]).describe('Its arguments.'),
+    env: z.record(z.string(), z.string()).default({}).describe('Extra environment variables for the child process.'),
+    cwd: z.string().optional().describe('Its working folder.'),
     ...ServerCommon,
   })
   .strict();
@@ -32,9 +40,9 @@ export const McpStdioServerSchema = z
 /** A server reached over MCP Streamable HTTP. */
 export const McpHttpServerSchema = z
   .object({
-    transport: z.literal('http'),
-    url: z.url({ protocol: /^https?$/ }),
-    headers: z.record(z.string(), z.string()).default({}),
+    transport: z.literal('http').describe('Reached over MCP Streamable HTTP.'),
+    url: z.url({ protocol: /^https?$/ }).describe('The server’s MCP endpoint (http or https).'),
+    headers: z.record(z.string(), z.string()).default({}).describe('Extra request headers (the file is written 0600).'),
     ...ServerCommon,
   })
   .strict();
@@ -44,8 +52,16 @@ export const McpServerConfigSchema = z.discriminatedUnion('transport', [McpStdio
 /** An MCP server's configuration. */
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
-/** The MCP config file: named servers. */
-export const McpConfigFileSchema = z.object({ servers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}) }).strict();
+/** The MCP config file (`$AGENT_DESK_HOME/mcp.json`): named servers, strict at every depth. */
+export const McpConfigFileSchema = z
+  .object({
+    $schema: SchemaRefSchema.optional(),
+    servers: z
+      .record(McpServerNameSchema, McpServerConfigSchema)
+      .default({})
+      .describe('Servers by name; a server’s tools are offered as `mcp__<name>__<tool>`.'),
+  })
+  .strict();
 /** The parsed MCP config file. */
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 

@@ -26,6 +26,7 @@ export const TraceEventTypeSchema = z.enum([
   'tool.progress',
   'user.asked',
   'user.answered',
+  'skills.loaded',
   'hook.run',
   'hook.timeout',
   'hook.error',

@@ -25,6 +25,8 @@ import { redactedLog } from './secrets/redactedLog.js';
 import { boundSecrets } from './secrets/secretRefs.js';
 import { SecretHostBindings } from './secrets/secretHosts.js';
 import { secretFeed, type SecretStore } from './secrets/secretStore.js';
+import { SkillActivations } from './skills/activations.js';
+import { skillsReadTool } from './skills/skillsReadTool.js';
 import { Store } from './store/store.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -85,6 +87,8 @@ export class AgentRuntime {
   /** The config's hooks (when the entry point wires a runner for them). */
   readonly hooks: Hooks | undefined;
   readonly startedAt: string;
+  /** The skills each task has in use (read by `skills.read`); the gate narrows calls by them. */
+  readonly skills: SkillActivations;
 
   constructor(readonly options: RuntimeOptions) {
     const clock = options.clock ?? systemClock;
@@ -96,7 +100,9 @@ export class AgentRuntime {
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
     this.registry = new ToolRegistry();
-    for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
+    this.skills = new SkillActivations(this.store.db);
+    const skillsTool = skillsReadTool({ home: options.home, activations: this.skills });
+    for (const tool of [...builtinTools(), skillsTool, ...(options.tools ?? [])]) this.registry.register(tool);
     this.trace = new TraceLog(this.store.trace, this.redactor, clock);
     const emit: EngineDeps['emit'] = (name, payload) => this.bus.emit(name, payload);
     this.approvals = new ApprovalBroker(this.store, this.trace, this.redactor, clock, emit);
@@ -105,6 +111,7 @@ export class AgentRuntime {
       options.config.policy,
       { findGrant: (q) => this.store.grants.find({ ...q, subject: this.redactor.text(q.subject) }) },
       agentPolicyLookup(this.store.db),
+      this.skills,
     );
     this.gate = gate;
     this.hooks = options.hookRunner && this.openHooks(options.hookRunner, clock);

@@ -16,12 +16,18 @@ import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 import { ProcessHookRunner } from '../hooks/processHookRunner.js';
 
-/** The package version, read from package.json: four folders up in dist/, three from the sources (tests run them). */
+/**
+ * The package version from package.json: four folders up from the built file (dist/electron/…),
+ * three from the source one, so the composition also runs from source (tests).
+ */
 export function packageVersion(): string {
-  const built = new URL('../../../../package.json', import.meta.url);
-  const file = existsSync(built) ? built : new URL('../../../package.json', import.meta.url);
-  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
-  return pkg.version;
+  for (const up of ['../../../../package.json', '../../../package.json']) {
+    const file = new URL(up, import.meta.url);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === 'agent-desk') return pkg.version;
+  }
+  throw new Error(`package.json of agent-desk not found above ${import.meta.url}`);
 }
 
 /**

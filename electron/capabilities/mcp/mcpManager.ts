@@ -85,7 +85,7 @@ export class McpManager {
       throw new AgentDeskError('conflict', `an MCP server named "${name}" exists; remove it first or pass replace`, { name });
     }
     await this.drop(name);
-    saveMcpConfig(this.options.home, { servers: { ...file.servers, [name]: config } });
+    saveMcpConfig(this.options.home, { ...file, servers: { ...file.servers, [name]: config } });
     const connection = this.connectionFor(name, config);
     if (config.enabled) await connection.connect().catch(() => undefined);
     return this.status(name, connection);
@@ -98,7 +98,7 @@ export class McpManager {
     await this.drop(name);
     if (existed) {
       const { [name]: _removed, ...rest } = file.servers;
-      saveMcpConfig(this.options.home, { servers: rest });
+      saveMcpConfig(this.options.home, { ...file, servers: rest });
     }
     saveToolCache(this.options.home, name, undefined);
     return existed;

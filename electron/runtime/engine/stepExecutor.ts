@@ -79,7 +79,7 @@ export class StepExecutor {
     if (refused) return refused;
     const hook = await this.preToolHook(primary, decision);
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
-    if (step.status === 'denied') return this.continuesAfterHookDenial(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
+    if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.run(step, candidates, decision, true);
   }
@@ -119,11 +119,6 @@ export class StepExecutor {
     return hooks.preToolUse(this.host.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
   }
 
-  /** A hook's denial is an answer the model reads, as a person's is (`onDeny: continue`); a rule's stops the task. */
-  private continuesAfterHookDenial(step: Step, decision: CallDecision): boolean {
-    return step.policy?.source === 'hook' && decision.onDeny === 'continue';
-  }
-
   private gateNewStep(
     decision: CallDecision,
     primary: RouteCandidate,
@@ -154,7 +149,7 @@ export class StepExecutor {
     if (policy.effect === 'deny') {
       step.error = policy.source === 'hook' ? `denied by ${policy.reason}` : `denied by policy: ${policy.reason}`;
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      if (!this.continuesAfterHookDenial(step, decision)) this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
+      if (!deniedGoesBack(step, decision)) this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -540,4 +535,14 @@ export class StepExecutor {
   private latestAt(index: number): Step | undefined {
     return this.host.steps().latest(index);
   }
+}
+
+/**
+ * A call a skill in use does not allow, or a PreToolUse hook denied, goes back to a model planner
+ * as the call's error (it can do the allowed part, or stop), as a person's denial does; every
+ * other denial by the gate (rules, agents, profiles) ends the task.
+ */
+function deniedGoesBack(step: Step, decision: CallDecision): boolean {
+  const source = step.policy?.source;
+  return (source === 'skill' || source === 'hook') && decision.onDeny === 'continue';
 }

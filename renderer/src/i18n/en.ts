@@ -265,6 +265,7 @@ export const en = {
   'policySource.default': 'default',
   'policySource.agent': 'agent allowlist',
   'policySource.profile': 'policy profile',
+  'policySource.skill': 'skill in use (allowed-tools)',
   'policySource.hook': 'PreToolUse hook',
   'detail.controls': 'Task controls',
   'detail.stop': 'Stop',

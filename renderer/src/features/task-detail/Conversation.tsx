@@ -86,6 +86,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
     default: 'policySource.default',
     agent: 'policySource.agent',
     profile: 'policySource.profile',
+    skill: 'policySource.skill',
     hook: 'policySource.hook',
   } as const;
   const image = stepImage(step);
