@@ -493,7 +493,12 @@ export class StepExecutor {
   private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
     const task = this.host.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
-    const gate = this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() });
+    const gate = this.deps.gate.decide({
+      taskId: task.id,
+      tool: candidate.tool.name,
+      classification: cls,
+      networkAllow: this.host.networkAllow(),
+    });
     return gate.effect === 'allow' && (await this.preToolHook(candidate, decision)) === undefined;
   }
 

@@ -111,7 +111,8 @@ export class Hooks {
   async userPrompt(task: Task, prompt: string, source: 'goal' | 'message'): Promise<{ blocked?: string; context?: string }> {
     if (!this.has('UserPromptSubmit')) return {};
     const verdict = await this.runAll('UserPromptSubmit', task, undefined, { prompt, prompt_source: source });
-    const blocked = verdict?.effect === 'deny' ? `UserPromptSubmit hook: ${verdict.reason?.trim() || 'blocked (no reason given)'}` : undefined;
+    const blocked =
+      verdict?.effect === 'deny' ? `UserPromptSubmit hook: ${verdict.reason?.trim() || 'blocked (no reason given)'}` : undefined;
     return {
       ...(blocked && { blocked }),
       ...(verdict?.context && !blocked && { context: contextText('UserPromptSubmit', verdict.context) }),

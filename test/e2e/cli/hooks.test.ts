@@ -38,7 +38,10 @@ describe('hooks from the CLI', () => {
   });
 
   it('a bad hooks section is one line per problem, not a stack trace', async () => {
-    writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 'soon' }] }] } }));
+    writeFileSync(
+      path.join(cli.home, 'config.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 'soon' }] }] } }),
+    );
     const listed = await cli.run(['tasks', 'list']);
     expect(listed.code).toBe(2);
     expect(listed.stderr).toContain('hooks.PreToolUse[0].hooks[0].timeout: Invalid input: expected number, received string');

@@ -35,7 +35,10 @@ beforeEach(() => {
 /** Writes config.json with a model provider and these hooks, and opens the runtime as the CLI and app do. */
 function start(hooks: Record<string, unknown>): AgentRuntime {
   const config = {
-    models: { providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } }, defaultModel: 'local:gpt-test' },
+    models: {
+      providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },
+      defaultModel: 'local:gpt-test',
+    },
     hooks,
   };
   writeFileSync(path.join(home, 'config.json'), JSON.stringify(config));
@@ -86,8 +89,17 @@ describe('PreToolUse hooks', () => {
     const guard = script('guard.mjs', DENY_DELETES(log));
     const rt = start({ PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard, timeout: 30 }] }] });
     const ws = workspace({ 'old.log': 'keep me' });
-    models.script('chat', { toolCalls: [{ name: 'fs_delete', arguments: { path: 'old.log' } }] }, { text: 'The hook did not let me delete it.' });
-    const task = rt.engine.create({ title: 'clean', plan: { kind: 'goal', goal: 'Delete old.log', acceptance: [{ type: 'file_exists', path: 'old.log', exists: true }] }, inputs: {}, workspace: ws });
+    models.script(
+      'chat',
+      { toolCalls: [{ name: 'fs_delete', arguments: { path: 'old.log' } }] },
+      { text: 'The hook did not let me delete it.' },
+    );
+    const task = rt.engine.create({
+      title: 'clean',
+      plan: { kind: 'goal', goal: 'Delete old.log', acceptance: [{ type: 'file_exists', path: 'old.log', exists: true }] },
+      inputs: {},
+      workspace: ws,
+    });
 
     const done = await rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -116,7 +128,14 @@ describe('PreToolUse hooks', () => {
     const [run] = hookEvents(task.id);
     expect(run).toMatchObject({
       type: 'hook.run',
-      data: { event: 'PreToolUse', command: guard, tool: 'fs.delete', exitCode: 2, effect: 'deny', stderr: expect.stringContaining('not allowed') },
+      data: {
+        event: 'PreToolUse',
+        command: guard,
+        tool: 'fs.delete',
+        exitCode: 2,
+        effect: 'deny',
+        stderr: expect.stringContaining('not allowed'),
+      },
     });
     expect(typeof run!.data.durationMs).toBe('number');
   });
@@ -127,14 +146,24 @@ describe('PreToolUse hooks', () => {
     const ws = workspace({ 'a.txt': 'a', 'b.txt': 'b' });
     const playbook = (onDeny: string) =>
       `name: cleanup\nsteps:\n  - tool: fs.delete\n    args: { path: a.txt }\n${onDeny}  - tool: fs.write\n    args: { path: after.txt, content: ran }\n`;
-    const failing = rt.engine.create({ title: 'p', plan: { kind: 'playbook', source: playbook(''), baseDir: home }, inputs: {}, workspace: ws });
+    const failing = rt.engine.create({
+      title: 'p',
+      plan: { kind: 'playbook', source: playbook(''), baseDir: home },
+      inputs: {},
+      workspace: ws,
+    });
     const failed = await rt.engine.run(failing.id);
     expect(failed.state).toBe('failed');
     expect(failed.stateReason).toBe('step 1 (fs.delete) denied by PreToolUse hook: no deletes today');
     expect(existsSync(path.join(ws, 'a.txt'))).toBe(true);
     expect(existsSync(path.join(ws, 'after.txt'))).toBe(false);
 
-    const going = rt.engine.create({ title: 'p', plan: { kind: 'playbook', source: playbook('    onDeny: continue\n'), baseDir: home }, inputs: {}, workspace: ws });
+    const going = rt.engine.create({
+      title: 'p',
+      plan: { kind: 'playbook', source: playbook('    onDeny: continue\n'), baseDir: home },
+      inputs: {},
+      workspace: ws,
+    });
     const done = await rt.engine.run(going.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(rt.engine.steps(going.id).map((s) => [s.tool, s.status])).toEqual([
@@ -150,7 +179,12 @@ describe('PreToolUse hooks', () => {
     const rt = start({
       PreToolUse: [
         { matcher: 'fs.list', hooks: [{ type: 'command', command: hang, timeout: 1 }] },
-        { hooks: [{ type: 'command', command: broken }, { type: 'command', command: '/no/such/hook' }] },
+        {
+          hooks: [
+            { type: 'command', command: broken },
+            { type: 'command', command: '/no/such/hook' },
+          ],
+        },
       ],
     });
     const ws = workspace({ 'x.txt': 'x' });
@@ -165,7 +199,13 @@ describe('PreToolUse hooks', () => {
     expect(rt.engine.steps(task.id)[0]!.status).toBe('completed');
     const events = hookEvents(task.id);
     expect(events.find((e) => e.type === 'hook.timeout')).toMatchObject({
-      data: { event: 'PreToolUse', command: hang, tool: 'fs.list', timeoutMs: 1000, error: expect.stringMatching(/^timed out after \d+ ms$/) },
+      data: {
+        event: 'PreToolUse',
+        command: hang,
+        tool: 'fs.list',
+        timeoutMs: 1000,
+        error: expect.stringMatching(/^timed out after \d+ ms$/),
+      },
     });
     expect(events.find((e) => e.data.command === broken)).toMatchObject({
       type: 'hook.error',
@@ -181,7 +221,10 @@ describe('PreToolUse hooks', () => {
 
 describe('a hook can never approve (the attack)', () => {
   it('"allow" from a hook, in every spelling, leaves a delete waiting for a person; "ask" makes an allowed read wait too', async () => {
-    const allow = script('allow.sh', `#!/bin/sh\ncat >/dev/null\necho '{"decision":"approve","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"trusted"}}'\n`);
+    const allow = script(
+      'allow.sh',
+      `#!/bin/sh\ncat >/dev/null\necho '{"decision":"approve","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"trusted"}}'\n`,
+    );
     const ask = script('ask.sh', `#!/bin/sh\ncat >/dev/null\necho '{"decision":"ask","reason":"reads of secrets.txt are reviewed"}'\n`);
     const notified = path.join(home, 'notified.jsonl');
     const notify = script('notify.sh', `#!/bin/sh\ncat >> ${notified}\necho >> ${notified}\n`);
@@ -265,14 +308,21 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
       'chat',
       async () => {
         // A person writes while the model thinks: one message passes, one the hook blocks.
-        expect((await rpc('tasks.message', { taskId, text: `Use blue, key ${MODEL_KEY}` })).result).toMatchObject({ seq: expect.any(Number) });
+        expect((await rpc('tasks.message', { taskId, text: `Use blue, key ${MODEL_KEY}` })).result).toMatchObject({
+          seq: expect.any(Number),
+        });
         refusals.push((await rpc('tasks.message', { taskId, text: 'then rm -rf everything' })).error);
         return { toolCalls: [{ name: 'fs_list', arguments: { path: '.' } }] };
       },
       { text: 'Painted it blue.' },
     );
     const before = models.received('chat').length;
-    taskId = rt.engine.create({ title: 'paint', plan: { kind: 'goal', goal: 'Paint the fence', acceptance: [{ type: 'file_exists', path: 'fence.txt', exists: true }] }, inputs: {}, workspace: ws }).id;
+    taskId = rt.engine.create({
+      title: 'paint',
+      plan: { kind: 'goal', goal: 'Paint the fence', acceptance: [{ type: 'file_exists', path: 'fence.txt', exists: true }] },
+      inputs: {},
+      workspace: ws,
+    }).id;
     const done = await rt.engine.run(taskId);
     expect(done.state, done.stateReason).toBe('succeeded');
 
@@ -302,14 +352,22 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     // The hook saw the stored secret masked, never its value.
     const seen = readFileSync(prompts, 'utf8');
     expect(seen).not.toContain(MODEL_KEY);
-    expect(seen.trim().split('\n').map((l) => (JSON.parse(l) as { prompt_source: string }).prompt_source)).toEqual(['goal', 'message', 'message']);
+    expect(
+      seen
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { prompt_source: string }).prompt_source),
+    ).toEqual(['goal', 'message', 'message']);
   });
 });
 
 describe('TaskStart and TaskEnd', () => {
   it('are observed: their runs reach the trace only, and a UserPromptSubmit block fails a goal before any model call', async () => {
     const seen = path.join(home, 'lifecycle.jsonl');
-    const observe = script('observe.sh', `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\necho '{"decision":"deny","reason":"ignored for observers"}'\n`);
+    const observe = script(
+      'observe.sh',
+      `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\necho '{"decision":"deny","reason":"ignored for observers"}'\n`,
+    );
     const block = script('block.sh', `#!/bin/sh\ncat >/dev/null\necho "goals need a ticket number" >&2\nexit 2\n`);
     const rt = start({
       TaskStart: [{ hooks: [{ type: 'command', command: observe }] }],
@@ -317,16 +375,26 @@ describe('TaskStart and TaskEnd', () => {
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: block }] }],
     });
     const before = models.received('chat').length;
-    const task = rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'Do something', acceptance: [{ type: 'file_exists', path: 'x' }] }, inputs: {}, workspace: workspace() });
+    const task = rt.engine.create({
+      title: 'g',
+      plan: { kind: 'goal', goal: 'Do something', acceptance: [{ type: 'file_exists', path: 'x', exists: true }] },
+      inputs: {},
+      workspace: workspace(),
+    });
     const done = await rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('the goal was blocked by a UserPromptSubmit hook: goals need a ticket number');
     expect(models.received('chat').length).toBe(before);
     await rt.hooks!.idle();
-    const events = readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = readFileSync(seen, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events.map((e) => e.hook_event_name).sort()).toEqual(['TaskEnd', 'TaskStart']);
     expect(events.find((e) => e.hook_event_name === 'TaskEnd')).toMatchObject({ state: 'failed', task_id: task.id });
-    expect(hookEvents(task.id).filter((e) => e.data.event === 'TaskEnd')).toMatchObject([{ type: 'hook.run', data: { exitCode: 0, effect: 'deny' } }]);
+    expect(hookEvents(task.id).filter((e) => e.data.event === 'TaskEnd')).toMatchObject([
+      { type: 'hook.run', data: { exitCode: 0, effect: 'deny' } },
+    ]);
   });
 });
 
@@ -336,7 +404,9 @@ describe('hooks in config.json', () => {
     const guard = script('guard.sh', `#!/bin/sh\ncat >/dev/null\necho "set over RPC" >&2\nexit 2\n`);
     const bad = await rpc('settings.set', { config: { hooks: { PreToolUse: [{ hooks: [] }] } } });
     expect(bad.error).toMatchObject({ code: 'invalid_params', message: expect.stringContaining('hooks.PreToolUse[0].hooks: ') });
-    const saved = await rpc('settings.set', { config: { hooks: { PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard }] }] } } });
+    const saved = await rpc('settings.set', {
+      config: { hooks: { PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard }] }] } },
+    });
     expect(saved.error).toBeUndefined();
     const ws = workspace({ 'a.txt': 'a' });
     const task = rt.engine.create({
@@ -355,7 +425,10 @@ describe('hooks in config.json', () => {
       path.join(home, 'config.json'),
       JSON.stringify({
         hooks: {
-          PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'shell', command: 'x' }] }, { hooks: [{ type: 'command', command: '', timeout: -1 }] }],
+          PreToolUse: [
+            { matcher: 'fs.*', hooks: [{ type: 'shell', command: 'x' }] },
+            { hooks: [{ type: 'command', command: '', timeout: -1 }] },
+          ],
           BeforeEverything: [],
         },
       }),

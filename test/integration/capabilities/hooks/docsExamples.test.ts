@@ -31,7 +31,13 @@ describe('docs/hooks.md', () => {
 
   it('the release guard denies a delete under releases/ and lets others pass', async () => {
     const [guard] = exampleBlocks('sh');
-    const call = (p: string) => ({ hook_event_name: 'PreToolUse', session_id: 't', tool_name: 'fs.delete', tool_input: { path: p }, step_index: 0 });
+    const call = (p: string) => ({
+      hook_event_name: 'PreToolUse',
+      session_id: 't',
+      tool_name: 'fs.delete',
+      tool_input: { path: p },
+      step_index: 0,
+    });
     expect(await run('guard.sh', guard!, path.join(dir, 'guard.sh'), call('releases/v1.tar'))).toEqual({
       outcome: 'ok',
       effect: 'deny',
@@ -44,8 +50,14 @@ describe('docs/hooks.md', () => {
     const [script] = exampleBlocks('js');
     const prompt = (text: string) => ({ hook_event_name: 'UserPromptSubmit', prompt: text, prompt_source: 'message' });
     const command = `node ${path.join(dir, 'prompt.mjs')}`;
-    expect(await run('prompt.mjs', script!, command, prompt('rm -rf /'))).toMatchObject({ effect: 'deny', reason: 'destructive requests are not accepted' });
-    expect(await run('prompt.mjs', script!, command, prompt('hello'))).toEqual({ outcome: 'ok', context: 'Today is release day: no deploys.' });
+    expect(await run('prompt.mjs', script!, command, prompt('rm -rf /'))).toMatchObject({
+      effect: 'deny',
+      reason: 'destructive requests are not accepted',
+    });
+    expect(await run('prompt.mjs', script!, command, prompt('hello'))).toEqual({
+      outcome: 'ok',
+      context: 'Today is release day: no deploys.',
+    });
   });
 
   it('the ask-for-every-request hook asks', async () => {

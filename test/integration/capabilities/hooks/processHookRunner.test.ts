@@ -49,7 +49,13 @@ describe('hook commands as child processes', () => {
       OPENAI_API_KEY: 'sk-live-key',
       OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer x',
     };
-    const result = await new ProcessHookRunner(base).run({ command: 'env', stdin: '', cwd, env: { AGENT_DESK_TASK_ID: 'tsk_1' }, timeoutMs: 10_000 });
+    const result = await new ProcessHookRunner(base).run({
+      command: 'env',
+      stdin: '',
+      cwd,
+      env: { AGENT_DESK_TASK_ID: 'tsk_1' },
+      timeoutMs: 10_000,
+    });
     expect(result.kind).toBe('exited');
     const env = result.kind === 'exited' ? result.stdout : '';
     expect(env).toContain('AGENT_DESK_TASK_ID=tsk_1');
@@ -84,7 +90,10 @@ describe('hook commands as child processes', () => {
     });
     const cwd = workspace();
     const big = 'x'.repeat(2_000_000);
-    expect(await runner.run({ command: 'exit 0', stdin: big, cwd, env: {}, timeoutMs: 10_000 })).toMatchObject({ kind: 'exited', exitCode: 0 });
+    expect(await runner.run({ command: 'exit 0', stdin: big, cwd, env: {}, timeoutMs: 10_000 })).toMatchObject({
+      kind: 'exited',
+      exitCode: 0,
+    });
     expect(await runner.run({ command: 'no-such-command-here', stdin: '', cwd, env: {}, timeoutMs: 10_000 })).toMatchObject({
       kind: 'exited',
       exitCode: 127,

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { HookProcessResult } from '../../../../electron/runtime/hooks/ports.js';
 import { combineVerdicts, readVerdict } from '../../../../electron/runtime/hooks/verdict.js';
 
-const exited = (exitCode: number, stdout = '', stderr = ''): HookProcessResult => ({ kind: 'exited', exitCode, stdout, stderr, durationMs: 5 });
+const exited = (exitCode: number, stdout = '', stderr = ''): HookProcessResult => ({
+  kind: 'exited',
+  exitCode,
+  stdout,
+  stderr,
+  durationMs: 5,
+});
 
 describe('reading a hook run', () => {
   it('exit 2 denies with stderr as the reason; without stderr the reason says so', () => {
@@ -19,10 +25,18 @@ describe('reading a hook run', () => {
   });
 
   it('JSON decisions: ours, the legacy Claude Code `block`, and hookSpecificOutput.permissionDecision', () => {
-    expect(readVerdict('PreToolUse', exited(0, '{"decision":"deny","reason":"not here"}'))).toMatchObject({ effect: 'deny', reason: 'not here' });
+    expect(readVerdict('PreToolUse', exited(0, '{"decision":"deny","reason":"not here"}'))).toMatchObject({
+      effect: 'deny',
+      reason: 'not here',
+    });
     expect(readVerdict('PreToolUse', exited(0, '{"decision":"block","reason":"no"}'))).toMatchObject({ effect: 'deny' });
     const specific = JSON.stringify({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'check the path', additionalContext: 'paths are relative' },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'check the path',
+        additionalContext: 'paths are relative',
+      },
     });
     expect(readVerdict('PreToolUse', exited(0, specific))).toEqual({
       outcome: 'ok',
@@ -44,17 +58,26 @@ describe('reading a hook run', () => {
   });
 
   it('PostToolUse: a block decision is feedback for the model, with the context', () => {
-    const out = JSON.stringify({ decision: 'block', reason: 'lint failed', hookSpecificOutput: { additionalContext: 'run the formatter' } });
+    const out = JSON.stringify({
+      decision: 'block',
+      reason: 'lint failed',
+      hookSpecificOutput: { additionalContext: 'run the formatter' },
+    });
     expect(readVerdict('PostToolUse', exited(0, out))).toEqual({ outcome: 'ok', context: 'lint failed\nrun the formatter' });
   });
 
   it('other exits, kills, failed starts, timeouts and unreadable JSON are errors that decide nothing', () => {
     expect(readVerdict('PreToolUse', exited(1, '', 'boom\nmore'))).toEqual({ outcome: 'error', error: 'exited with code 1: boom' });
-    expect(readVerdict('PreToolUse', { kind: 'exited', exitCode: null, signal: 'SIGTERM', stdout: '', stderr: '', durationMs: 1 })).toEqual({
+    expect(readVerdict('PreToolUse', { kind: 'exited', exitCode: null, signal: 'SIGTERM', stdout: '', stderr: '', durationMs: 1 })).toEqual(
+      {
+        outcome: 'error',
+        error: 'was killed by SIGTERM',
+      },
+    );
+    expect(readVerdict('PreToolUse', { kind: 'spawn_error', message: 'ENOENT', durationMs: 0 })).toEqual({
       outcome: 'error',
-      error: 'was killed by SIGTERM',
+      error: 'could not start: ENOENT',
     });
-    expect(readVerdict('PreToolUse', { kind: 'spawn_error', message: 'ENOENT', durationMs: 0 })).toEqual({ outcome: 'error', error: 'could not start: ENOENT' });
     expect(readVerdict('PreToolUse', { kind: 'timeout', stdout: '', stderr: '', durationMs: 1000 }).outcome).toBe('timeout');
     expect(readVerdict('PreToolUse', exited(0, '{"decision": "deny"')).outcome).toBe('error');
     const wrong = readVerdict('PreToolUse', exited(0, '{"decision":"maybe"}'));
