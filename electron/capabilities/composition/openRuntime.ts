@@ -41,7 +41,10 @@ export type RuntimeRole = 'full' | 'control';
  * The one composition of the runtime with its real capabilities, shared by the CLI and the
  * Electron main process: data under AGENT_DESK_HOME, config from its config.json.
  */
-export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: boolean; secrets?: SecretStore } = {}): AgentRuntime {
+export function openRuntime(
+  role: RuntimeRole = 'full',
+  opts: { warmSandboxes?: boolean; secrets?: SecretStore; openUrl?: (url: URL) => Promise<void> } = {},
+): AgentRuntime {
   const home = resolveHome();
   const config = loadConfig(home);
   const version = packageVersion();
@@ -58,7 +61,8 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
-  const mcp = mcpRuntimeParts(home, version);
+  // An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron); headless, `mcp login` prints it.
+  const mcp = mcpRuntimeParts(home, version, secrets, opts.openUrl && { openUrl: opts.openUrl });
   // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
   const browser = browserRuntimeParts(config, home, (text) => rt.redactor.text(text) !== text);
   const desktop = desktopRuntimeParts({
