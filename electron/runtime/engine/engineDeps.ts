@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Hooks } from '../hooks/hooks.js';
 import type { ApprovalBroker } from '../policy/approvalBroker.js';
 import type { PolicyGate } from '../policy/gate.js';
 import type { SecretSource } from '../secrets/secretRefs.js';
@@ -35,6 +36,8 @@ export interface EngineDeps {
   questions?: UserQuestions;
   /** Values and host bindings for `${secret:name}` in tool arguments (without it, references are refused). */
   secrets?: SecretSource;
+  /** Configured hooks (PreToolUse / PostToolUse run around steps); without it no hook runs. */
+  hooks?: Hooks;
 }
 
 /** True when a process with this pid exists. */
