@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
+import { HooksConfigSchema } from './hooks.js';
 
 /**
  * `"$schema"` at the top of a JSON config file: where an editor finds the file's JSON Schema
@@ -118,6 +119,7 @@ export const ConfigSchema = z
     models: ModelsConfigSchema.default({ providers: {}, prices: {} }).describe(
       'Model providers (keys by secret name, never the key itself), the default model and the price table.',
     ),
+    hooks: HooksConfigSchema.default({}).describe('Commands run at task events, in the shape of Claude Code hooks (docs/hooks.md).'),
   })
   .strict();
 /** The runtime configuration. */

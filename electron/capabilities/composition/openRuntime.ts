@@ -15,6 +15,7 @@ import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimePa
 import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 import { runtimeTelemetry } from '../telemetry/runtimeTelemetry.js';
+import { ProcessHookRunner } from '../hooks/processHookRunner.js';
 
 /**
  * The package version from package.json: four folders up from the built file (dist/electron/…),
@@ -56,6 +57,8 @@ export function openRuntime(
     services: new ProcessServiceHost(),
     version,
     secrets,
+    // Hooks run in every role: a control process takes messages (UserPromptSubmit) and ends tasks (TaskEnd).
+    hookRunner: new ProcessHookRunner(),
     handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Hooks } from '../hooks/hooks.js';
 import type { ApprovalBroker } from '../policy/approvalBroker.js';
 import type { PolicyGate } from '../policy/gate.js';
 import type { SecretSource } from '../secrets/secretRefs.js';
@@ -37,6 +38,8 @@ export interface EngineDeps {
   secrets?: SecretSource;
   /** Runs a step's tool calls inside a scope: telemetry's step span, so what the tool sends carries the trace. */
   toolScope?: ToolScope;
+  /** Configured hooks (PreToolUse / PostToolUse run around steps); without it no hook runs. */
+  hooks?: Hooks;
 }
 
 /** Wraps the run of one step's tool call(s). */

@@ -8,6 +8,8 @@ import type { PlannerDecision } from '../planning/planner.js';
 import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
 import { approvedCallOf, EffectHeldError } from '../policy/effects/heldEffects.js';
+import type { ToolHookVerdict } from '../hooks/hooks.js';
+import { tightenWithHook } from '../hooks/tighten.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
@@ -75,7 +77,8 @@ export class StepExecutor {
     const primary = candidates[0]!;
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
-    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
+    const hook = await this.preToolHook(primary, decision);
+    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
     if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.run(step, candidates, decision, true);
@@ -109,7 +112,20 @@ export class StepExecutor {
     }
   }
 
-  private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
+  /** PreToolUse hooks for this call, when any applies (no spawn, no allocation otherwise). */
+  private async preToolHook(candidate: RouteCandidate, decision: CallDecision): Promise<ToolHookVerdict | undefined> {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has('PreToolUse', candidate.tool.name)) return undefined;
+    return hooks.preToolUse(this.host.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
+  }
+
+  private gateNewStep(
+    decision: CallDecision,
+    primary: RouteCandidate,
+    route: Step['route'],
+    previous: Step | undefined,
+    hook?: ToolHookVerdict,
+  ): Step {
     const task = this.host.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
     const decided = this.deps.gate.decide({
@@ -118,7 +134,7 @@ export class StepExecutor {
       classification: cls,
       networkAllow: this.host.networkAllow(),
     });
-    const policy = withSafetyChecks(decided, decision.safetyChecks);
+    const policy = tightenWithHook(withSafetyChecks(decided, decision.safetyChecks), hook);
     const now = isoAt(this.deps.clock.now());
     const step = nextStepRecord(task.id, decision, previous, {
       tool: primary.tool.name,
@@ -131,7 +147,7 @@ export class StepExecutor {
       startedAt: isoAt(this.deps.clock.now()),
     });
     if (policy.effect === 'deny') {
-      step.error = `denied by policy: ${policy.reason}`;
+      step.error = policy.source === 'hook' ? `denied by ${policy.reason}` : `denied by policy: ${policy.reason}`;
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
       if (!deniedGoesBack(step, decision)) this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
       return step;
@@ -290,7 +306,7 @@ export class StepExecutor {
         if (error instanceof ToolError && error.effectUnknown && !safeToRepeat) return this.uncertain(current, message, startedAt);
         const retryable = error instanceof ToolError && error.retryable;
         const next = candidates[i + 1];
-        if (retryable && next && this.fallbackAllowed(next)) {
+        if (retryable && next && (await this.fallbackAllowed(next, decision))) {
           current = this.withAttempt(current, candidate, next, message);
           continue;
         }
@@ -448,6 +464,7 @@ export class StepExecutor {
       },
       step.readOnly,
     );
+    if (this.deps.hooks?.has('PostToolUse', step.tool)) await this.deps.hooks.postToolUse(this.host.task(), done);
     return { kind: 'completed', step: done };
   }
 
@@ -484,14 +501,17 @@ export class StepExecutor {
     return { ...step, route };
   }
 
-  /** A fallback tool runs only if the gate allows it outright (an approval covered the first tool only). */
-  private fallbackAllowed(candidate: RouteCandidate): boolean {
+  /** A fallback tool runs only if the gate and its PreToolUse hooks allow it outright (an approval covered the first tool only). */
+  private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
     const task = this.host.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
-    return (
-      this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() })
-        .effect === 'allow'
-    );
+    const gate = this.deps.gate.decide({
+      taskId: task.id,
+      tool: candidate.tool.name,
+      classification: cls,
+      networkAllow: this.host.networkAllow(),
+    });
+    return gate.effect === 'allow' && (await this.preToolHook(candidate, decision)) === undefined;
   }
 
   private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
@@ -535,9 +555,11 @@ export class StepExecutor {
 }
 
 /**
- * A call a skill in use does not allow goes back to a model planner as the call's error (it can
- * do the allowed part, or stop); every other denial by the gate ends the task.
+ * A call a skill in use does not allow, or a PreToolUse hook denied, goes back to a model planner
+ * as the call's error (it can do the allowed part, or stop), as a person's denial does; every
+ * other denial by the gate (rules, agents, profiles) ends the task.
  */
 function deniedGoesBack(step: Step, decision: CallDecision): boolean {
-  return step.policy?.source === 'skill' && decision.onDeny === 'continue';
+  const source = step.policy?.source;
+  return (source === 'skill' || source === 'hook') && decision.onDeny === 'continue';
 }

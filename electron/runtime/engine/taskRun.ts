@@ -86,7 +86,9 @@ export class TaskRun {
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
       this.startWallClock();
       if (this.missingSecret() === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return this.load();
+      const firstRun = this.task.state === 'queued';
       await this.enterRunning();
+      if (firstRun && (await this.startHooks()) === 'stopped') return this.load();
       await this.startServices();
       await this.drive();
       return this.load();
@@ -202,6 +204,12 @@ export class TaskRun {
       return; // the tool is gone or refuses the recorded arguments: nothing of it to clean up
     }
     await candidate?.tool.cleanUpInterrupted?.(candidate.args, { workspace: this.task.workspace }).catch(() => undefined);
+  }
+
+  /** TaskStart is observed; a goal a UserPromptSubmit hook blocks never reaches the model. */
+  private async startHooks(): Promise<RunStop | 'ok'> {
+    const blocked = this.deps.hooks && (await this.deps.hooks.taskStarting(this.task));
+    return blocked ? this.fail(`the goal was blocked by a ${blocked}`) : 'ok';
   }
 
   /** Secret inputs are never stored; without them a step would send a placeholder. */
@@ -490,8 +498,8 @@ export class TaskRun {
     };
   }
 
-  /** A planner's write, joined to the next step record or transition (one commit, not two). */
-  readonly commitWrite = (write: () => void): void => this.write(write, true);
+  /** A planner's write, joined to the next step record or transition (one commit, not two); `lazy: false` commits it now, in order. */
+  readonly commitWrite = (write: () => void, lazy = true): void => this.write(write, lazy);
 
   private async startServices(): Promise<void> {
     if (this.plan.services.length === 0) return;

@@ -23,6 +23,7 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
           if ('policy' in p.config) new PolicyGate(next.policy, NO_GRANTS); // refuse a policy the gate cannot compile, before writing
         });
         if ('policy' in p.config) rt.gate.reload(config.policy);
+        if ('hooks' in p.config) rt.hooks?.reload(config.hooks);
         return { config, appliesTo: 'next-task' as const, restartNeeded: restartNeeded(p.config, rt.options.config) };
       },
       'secrets.set': (p) => {
