@@ -18,7 +18,15 @@ describe('span content', () => {
     const messages = inputMessages({
       system: '',
       tools: [],
-      messages: [{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: png }, { type: 'text', text: 'look' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', mediaType: 'image/png', data: png },
+            { type: 'text', text: 'look' },
+          ],
+        },
+      ],
     });
     expect(JSON.stringify(messages)).not.toContain('iVBORw0KGgo');
     expect(messages[0]!.parts).toEqual([
