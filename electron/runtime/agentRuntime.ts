@@ -34,6 +34,7 @@ import { ToolRouter } from './tools/router.js';
 import type { AnyTool } from './tools/types.js';
 import { Redactor } from './trace/redactor.js';
 import { TraceLog } from './trace/traceLog.js';
+import { TaskTelemetry, type TelemetryOptions } from './trace/telemetry/taskTelemetry.js';
 import { runChecks } from './verify/index.js';
 import { gatedCheckRunner } from './verify/checkGate.js';
 
@@ -61,6 +62,8 @@ export interface RuntimeOptions {
   runChecks?: CheckRunner;
   /** Where secrets live; `${secret:name}` in tool arguments reads them (with host bindings under `home`). */
   secrets?: SecretStore;
+  /** OpenTelemetry export (GenAI spans per task, step and model call); absent: no spans are made. */
+  telemetry?: TelemetryOptions;
   /** Runs hook commands (child processes); without it the config's `hooks` never run. */
   hookRunner?: HookProcessRunner;
 }
@@ -87,6 +90,8 @@ export class AgentRuntime {
   /** The config's hooks (when the entry point wires a runner for them). */
   readonly hooks: Hooks | undefined;
   readonly startedAt: string;
+  /** Spans of the tasks running here, when telemetry is on (model providers wrap their calls in it). */
+  readonly telemetry: TaskTelemetry | undefined;
   /** The skills each task has in use (read by `skills.read`); the gate narrows calls by them. */
   readonly skills: SkillActivations;
 
@@ -99,6 +104,10 @@ export class AgentRuntime {
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
+    const telemetry =
+      options.telemetry && new TaskTelemetry(options.telemetry, this.redactor, clock, (id) => this.engine.isRunningHere(id));
+    telemetry?.follow(this.bus);
+    this.telemetry = telemetry;
     this.registry = new ToolRegistry();
     this.skills = new SkillActivations(this.store.db);
     const skillsTool = skillsReadTool({ home: options.home, activations: this.skills });
@@ -137,6 +146,7 @@ export class AgentRuntime {
       loopThreshold: options.loopThreshold ?? 3,
       questions: this.questions,
       ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
+      ...(telemetry && { toolScope: (call, run) => telemetry.runTool(call, run) }),
       ...(this.hooks && { hooks: this.hooks }),
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
@@ -154,10 +164,21 @@ export class AgentRuntime {
     });
   }
 
+  /**
+   * Ends the spans of tasks still running or waiting here and sends them: for a process that
+   * stops without `close()` (the gateway leaves its runs resumable).
+   */
+  async flushTelemetry(): Promise<void> {
+    this.telemetry?.endAll();
+    await this.options.telemetry?.flush?.();
+  }
+
   /** Waits for in-process runs (and hooks still running), then closes the database. */
   async close(): Promise<void> {
     await this.engine.idle();
     await this.hooks?.idle();
+    // Tasks still waiting end their span here, before the exporter's last flush (an onClose).
+    this.telemetry?.endAll();
     for (const release of this.options.onClose ?? []) await release();
     this.store.close();
   }

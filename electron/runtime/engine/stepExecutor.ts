@@ -247,7 +247,19 @@ export class StepExecutor {
 
   // ---- execute ----------------------------------------------------------------------------
 
-  private async run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+  private run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+    const runAll = () => this.runCandidates(step, candidates, decision, tracePolicy);
+    const scope = this.deps.toolScope;
+    const tier = candidates[0]?.tool.tier ?? 'api';
+    return scope ? scope({ taskId: step.taskId, stepId: step.id, tool: step.tool, tier }, runAll) : runAll();
+  }
+
+  private async runCandidates(
+    step: Step,
+    candidates: RouteCandidate[],
+    decision: CallDecision,
+    tracePolicy: boolean,
+  ): Promise<StepOutcome> {
     const task = this.host.task();
     const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
     let current = step;

@@ -48,7 +48,7 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
 }
 
 /** Sections read only at start-up; `policy.allowWrites` is compiled into the browser host when it starts. */
-const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability'] as const;
+const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability', 'telemetry'] as const;
 const NO_GRANTS = { findGrant: () => undefined };
 
 /** What of a saved patch waits for a restart: start-up sections that changed, and a changed `policy.allowWrites`. */
