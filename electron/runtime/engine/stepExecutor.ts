@@ -129,7 +129,7 @@ export class StepExecutor {
       idempotent: cls.idempotent,
       ...(route && { route }),
       policy,
-      startedAt: isoAt(this.deps.clock.now()),
+      startedAt: now,
     });
     if (policy.effect === 'deny') {
       step.error = `denied by policy: ${policy.reason}`;
