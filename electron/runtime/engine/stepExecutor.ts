@@ -14,6 +14,7 @@ import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
+import { awaitApproval, holdForEffects } from './approvalWait.js';
 import { nextStepRecord } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
 
@@ -144,7 +145,7 @@ export class StepExecutor {
       idempotent: cls.idempotent,
       ...(route && { route }),
       policy,
-      startedAt: isoAt(this.deps.clock.now()),
+      startedAt: now,
     });
     if (policy.effect === 'deny') {
       step.error = policy.source === 'hook' ? `denied by ${policy.reason}` : `denied by policy: ${policy.reason}`;
@@ -181,51 +182,14 @@ export class StepExecutor {
     all: RouteCandidate[],
     decision: CallDecision,
   ): Promise<StepOutcome> {
-    const verdict = await this.awaitApproval(step, decision);
+    const verdict = await awaitApproval(this.deps, this.host, this.saveInOrder, step, decision);
     if (verdict === 'denied') return { kind: 'retry' }; // the planner reads the denial and goes on
     if (verdict !== 'approved') return { kind: 'stop' };
     const onlyApproved = all.filter((c) => c === primary);
     return this.run({ ...step, status: 'started' }, onlyApproved, decision);
   }
 
-  /**
-   * Waits for the step's approval. A denial fails the task with the reason recorded, unless the
-   * decision says `onDeny: continue` (model planners, playbook steps that opt in): then the step
-   * is recorded denied and the task runs on (→ 'denied').
-   */
-  private async awaitApproval(step: Step, decision: CallDecision): Promise<'approved' | 'denied' | 'stopped'> {
-    const id = step.approvalId!;
-    for (;;) {
-      const approval = this.deps.approvals.get(id);
-      if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
-      if (approval.status === 'approved') {
-        if (this.host.task().state === 'waiting_approval') this.host.transition('running', `approved by ${approval.decidedBy ?? 'user'}`);
-        return 'approved';
-      }
-      if (approval.status === 'denied' && decision.onDeny === 'continue') return this.deniedAndContinue(step, approval.decisionReason);
-      if (approval.status === 'denied' || approval.status === 'cancelled') {
-        const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
-        const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
-        this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
-        if (approval.status === 'denied') this.host.fail(`step ${step.index + 1} (${step.tool}) ${error}`);
-        return 'stopped';
-      }
-      if (this.host.honourControl() === 'stopped') return 'stopped';
-      if (this.host.task().state !== 'waiting_approval')
-        this.host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
-      if (this.host.detachOnApproval) return 'stopped';
-      await this.deps.approvals.changed(id, this.deps.pollMs, this.host.signal);
-      if (this.host.signal.aborted && this.host.honourControl() === 'stopped') return 'stopped';
-    }
-  }
-
-  /** The planner reads the step's error as the tool's answer, in the words a person would use. */
-  private deniedAndContinue(step: Step, reason: string | undefined): 'denied' {
-    const error = `denied by the user: ${reason?.trim() || 'no reason given'}`;
-    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
-    if (this.host.task().state === 'waiting_approval') this.host.transition('running', `step ${step.index + 1} (${step.tool}) ${error}`);
-    return 'denied';
-  }
+  private readonly saveInOrder = (step: Step, extra?: () => void): Step => this.save(step, extra);
 
   private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
     if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
@@ -319,29 +283,9 @@ export class StepExecutor {
     throw new AgentDeskError('internal', `step ${step.index + 1} had no tool to run`);
   }
 
-  /**
-   * The page sent requests the browser held before they left: this step asks for exactly them
-   * (method, URL, masked fields, marked screenshot) and, approved, runs again with them allowed once.
-   */
+  /** Held page requests: ask for exactly them and, approved, run again with them allowed once. */
   private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
-    const policy = held.decision();
-    const approval = this.deps.approvals.prepare({
-      taskId: step.taskId,
-      stepId: step.id,
-      tool: step.tool,
-      subject: held.effects[0]?.url ?? '',
-      args: step.args,
-      decision: policy,
-      preview: held.preview,
-    });
-    const approvalId = approval.approval.id;
-    const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };
-    this.save(waiting, () => {
-      this.host.trace('step.policy', { ...policy, approvalId }, step.id);
-      approval.persist(); // in the run's queue, after what happened before it
-    });
-    approval.announce();
-    this.host.transition('waiting_approval', `approval needed: ${held.preview.summary}`);
+    const waiting = holdForEffects(this.deps, this.host, this.saveInOrder, step, held);
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
