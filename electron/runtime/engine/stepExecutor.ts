@@ -15,7 +15,7 @@ import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
 import { awaitApproval, holdForEffects } from './approvalWait.js';
-import { nextStepRecord } from './stepRecord.js';
+import { deniedGoesBack, nextStepRecord, stepStartedData, withFallbackAttempt } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
@@ -237,7 +237,7 @@ export class StepExecutor {
       // protect, so its start is written together with its result (one commit instead of two).
       if (current.readOnly) {
         this.deferred.push(trace);
-        this.deferredStart = this.startedData(current, candidate, tracePolicy && i === 0);
+        this.deferredStart = stepStartedData(current, candidate, tracePolicy && i === 0);
       } else this.save(current, trace);
       try {
         // `${secret:name}` becomes its value only here, only toward its bound hosts; never stored so.
@@ -271,7 +271,7 @@ export class StepExecutor {
         const retryable = error instanceof ToolError && error.retryable;
         const next = candidates[i + 1];
         if (retryable && next && (await this.fallbackAllowed(next, decision))) {
-          current = this.withAttempt(current, candidate, next, message);
+          current = withFallbackAttempt(current, candidate, next, message);
           continue;
         }
         if (retryable && next) {
@@ -356,20 +356,7 @@ export class StepExecutor {
   }
 
   private traceStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
-    this.host.trace('step.started', this.startedData(step, candidate, withPolicy), step.id);
-  }
-
-  private startedData(step: Step, candidate: RouteCandidate, withPolicy: boolean): Record<string, unknown> {
-    const policy = withPolicy && step.policy ? { policy: step.policy } : {};
-    return {
-      index: step.index,
-      attempt: step.attempt,
-      tool: candidate.tool.name,
-      args: candidate.args,
-      route: step.route,
-      idempotencyKey: step.idempotencyKey,
-      ...policy,
-    };
+    this.host.trace('step.started', stepStartedData(step, candidate, withPolicy), step.id);
   }
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
@@ -433,18 +420,6 @@ export class StepExecutor {
     return { kind: 'retry' };
   }
 
-  /** After a retryable failure the route names the fallback that runs next, and why. */
-  private withAttempt(step: Step, failed: RouteCandidate, next: RouteCandidate, detail: string): Step {
-    const attempts = step.route?.attempts ?? [];
-    const route = {
-      tool: next.tool.name,
-      tier: next.tool.tier,
-      reason: `fallback: ${failed.tool.name} failed with a retryable error (${detail}); ${next.reason}`,
-      attempts: [...attempts, { tool: failed.tool.name, tier: failed.tool.tier, outcome: 'retryable_error' as const, detail }],
-    };
-    return { ...step, route };
-  }
-
   /** A fallback tool runs only if the gate and its PreToolUse hooks allow it outright (an approval covered the first tool only). */
   private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
     const task = this.host.task();
@@ -496,14 +471,4 @@ export class StepExecutor {
   private latestAt(index: number): Step | undefined {
     return this.host.steps().latest(index);
   }
-}
-
-/**
- * A call a skill in use does not allow, or a PreToolUse hook denied, goes back to a model planner
- * as the call's error (it can do the allowed part, or stop), as a person's denial does; every
- * other denial by the gate (rules, agents, profiles) ends the task.
- */
-function deniedGoesBack(step: Step, decision: CallDecision): boolean {
-  const source = step.policy?.source;
-  return (source === 'skill' || source === 'hook') && decision.onDeny === 'continue';
 }
