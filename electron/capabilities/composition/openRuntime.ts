@@ -54,6 +54,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     home,
     poolSize: config.sandbox.poolSize,
     egressAllow: config.sandbox.egressAllow,
+    allowWrites: config.policy.allowWrites,
     liveFps: config.sandbox.liveFps,
     screen: config.sandbox.screen,
     ...(config.sandbox.image ? { image: config.sandbox.image } : {}),

@@ -1,14 +1,25 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { HeldEffect } from '../../contract/index.js';
 import { compileHostPatterns, hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
+import { isPaymentHost } from '../../runtime/policy/effects/riskWords.js';
+import { heldAnswer, looksLikeNavigation, proxiedRequestEffect, tunnelEffect } from './egressRequests.js';
+import { EgressSources, type EgressVerdict } from './egressSources.js';
 
 /** One decision the proxy made, for the trace and tests. */
 export interface EgressDecision {
   host: string;
   allowed: boolean;
   method: string;
+  /** Set when the effect gate decided (a state-changing request or a payment tunnel). */
+  effect?: EgressVerdict['action'];
+  reason?: string;
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The largest request body the gate reads before deciding (it must see the whole form). */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The allowlisting egress proxy the runtime runs for sandboxes on the egress network: HTTP
@@ -16,13 +27,23 @@ export interface EgressDecision {
  * `host:port` globs pass (the scheme's default port filled in, so a pattern with a port means that
  * port only); anything else gets 403. Every redirect hop is a new request through the proxy, so
  * it is checked again. Containers have no other route out (the network is `--internal`).
+ *
+ * Past the allowlist, the effect gate: a state-changing plain-HTTP request (the browser tier's
+ * classifier), a WebSocket and a tunnel to a payment provider are decided by the gate of the
+ * task whose container sent them (`sources`, by source address) — held for the running agent
+ * action's approval, refused outside any action, forwarded when approved or allowed by
+ * `policy.allowWrites`. A held request is never sent; the page gets 204 (a navigation stays on
+ * its page, so the approved re-run clicks the same thing) or 403.
  */
 export class EgressProxy {
   private readonly allow: HostPattern[];
   private server: http.Server | undefined;
   readonly decisions: EgressDecision[] = [];
 
-  constructor(allow: readonly string[]) {
+  constructor(
+    allow: readonly string[],
+    readonly sources: EgressSources = new EgressSources(),
+  ) {
     this.allow = compileHostPatterns(allow, 'sandbox.egressAllow');
   }
 
@@ -32,9 +53,15 @@ export class EgressProxy {
     return allowed;
   }
 
+  private gate(source: string | undefined, host: string, effect: HeldEffect): EgressVerdict {
+    const verdict = this.sources.decide(source, effect);
+    this.decisions.push({ host, allowed: verdict.action === 'forward', method: effect.method, effect: verdict.action, reason: verdict.reason });
+    return verdict;
+  }
+
   /** Listens on `bindHost` (the egress network's gateway); resolves the port. */
   async start(bindHost: string, port = 0): Promise<number> {
-    const server = http.createServer((req, res) => this.forward(req, res));
+    const server = http.createServer((req, res) => void this.forward(req, res));
     server.on('connect', (req, socket: net.Socket, head) => this.tunnel(req, socket, head));
     server.on('upgrade', (req, socket: net.Socket, head) => this.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, bindHost, () => resolve()));
@@ -51,6 +78,12 @@ export class EgressProxy {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${target} is not in the sandbox egress allowlist\n`);
       return;
     }
+    const effect = tunnelEffect(target);
+    const verdict = effect && this.gate(req.socket.remoteAddress, target, effect);
+    if (verdict && verdict.action !== 'forward') {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Agent-Desk-Held: ${verdict.action}\r\n\r\n${verdict.reason}\n`);
+      return;
+    }
     const [hostname = '', port = '443'] = target.split(/:(?=\d+$)/);
     const upstream = net.connect(Number(port), hostname, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -60,7 +93,7 @@ export class EgressProxy {
     upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
   }
 
-  private forward(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -68,19 +101,35 @@ export class EgressProxy {
       res.writeHead(400).end('the egress proxy needs absolute-form requests\n');
       return;
     }
-    if (url.protocol !== 'http:' || !this.allowed(hostWithPort(url), req.method ?? 'GET')) {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.protocol !== 'http:' || !this.allowed(hostWithPort(url), method)) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end(`${url.host} is not in the sandbox egress allowlist\n`);
       return;
     }
-    const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end('upstream unreachable\n'));
-    req.pipe(upstream);
+    const source = this.sources.at(req.socket.remoteAddress);
+    const settled = source?.arrived() ?? (() => undefined);
+    try {
+      // The read path pays nothing more: a GET that is no navigation streams through as before.
+      if (READS.has(method) && !looksLikeNavigation(req.headers) && !isPaymentHost(url.hostname)) return send(url, req, res);
+      const body = await readBody(req);
+      if (body === undefined) {
+        res.writeHead(413, { 'content-type': 'text/plain' }).end(`request bodies over ${MAX_BODY_BYTES} bytes are refused by the egress gate\n`);
+        return;
+      }
+      const effect = proxiedRequestEffect({ method, url, headers: req.headers, ...(body.length > 0 && { body: body.toString('utf8') }) });
+      const verdict = effect && this.gate(req.socket.remoteAddress, hostWithPort(url), effect);
+      if (!verdict || verdict.action === 'forward') return send(url, req, res, body);
+      const status = verdict.action === 'hold' ? heldAnswer(req.headers).status : 403;
+      res.writeHead(status, { 'content-type': 'text/plain', 'x-agent-desk-held': verdict.action }).end(status === 204 ? undefined : `${verdict.reason}\n`);
+    } finally {
+      settled();
+    }
   }
 
-  /** A plain-HTTP WebSocket (absolute-form `GET` with `Upgrade`): the allowlist, then a raw tunnel. */
+  /**
+   * A plain-HTTP WebSocket (absolute-form `GET` with `Upgrade`): the allowlist, then the effect
+   * gate (its messages are invisible to the proxy, so opening one is the effect), then a raw tunnel.
+   */
   private upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     let url: URL | undefined;
@@ -93,6 +142,11 @@ export class EgressProxy {
       socket.end(
         `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\n${url?.host ?? 'that target'} is not in the sandbox egress allowlist\n`,
       );
+      return;
+    }
+    const verdict = this.gate(req.socket.remoteAddress, hostWithPort(url), webSocketOpened(url));
+    if (verdict.action !== 'forward') {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Agent-Desk-Held: ${verdict.action}\r\n\r\n${verdict.reason}\n`);
       return;
     }
     const target = url;
@@ -113,6 +167,47 @@ export class EgressProxy {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** Sends a request on upstream (the body already read, or streamed) and pipes the answer back. */
+function send(url: URL, req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer): void {
+  const upstream = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  upstream.on('error', () => {
+    if (!res.headersSent) res.writeHead(502);
+    res.end('upstream unreachable\n');
+  });
+  if (body) upstream.end(body);
+  else req.pipe(upstream);
+}
+
+/** The whole request body, or undefined past the limit. */
+async function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Opening a WebSocket: a channel whose messages the proxy cannot read, so it is a `send` (a payment toward a payment host). */
+function webSocketOpened(url: URL): HeldEffect {
+  const payment = isPaymentHost(url.hostname);
+  return {
+    kind: 'websocket',
+    method: 'WS',
+    url: url.href.replace(/^http/, 'ws'),
+    risk: payment ? 'payment' : 'send',
+    reasons: [
+      'a WebSocket opened through the sandbox proxy (its messages are not visible to the gate)',
+      ...(payment ? [`${url.hostname} is a payment provider`] : []),
+    ],
+  };
 }
 
 /** `hostname:port` with the scheme's default port, as the allowlist compares hosts. */
