@@ -55,7 +55,7 @@ export class SandboxEffects {
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 3));
     }
     this.approvedTunnels.clear();
-    return this.gate.close();
+    return distinct(this.gate.close());
   }
 
   /** A request of this desktop arrived (its body may still be coming). */
@@ -120,6 +120,17 @@ export class EgressSources {
     if (source) return source.decide(effect);
     return { action: 'refuse', reason: `${effect.method} ${effect.url} came from ${address ?? 'an unknown address'}, no task's desktop; refused` };
   }
+}
+
+/** A browser retries a refused tunnel or request; the approval lists each effect once. */
+function distinct(effects: HeldEffect[]): HeldEffect[] {
+  const seen = new Set<string>();
+  return effects.filter((e) => {
+    const key = JSON.stringify(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** IPv4 peers of a dual-stack socket read `::ffff:172.18.0.2`. */
