@@ -20,6 +20,10 @@ export interface EgressDecision {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The largest request body the gate reads before deciding (it must see the whole form). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** A TLS record of type handshake opens every HTTPS tunnel; anything else inside one is plaintext. */
+const TLS_HANDSHAKE = 0x16;
+/** The most of a plaintext request head read inside a tunnel before deciding. */
+const MAX_TUNNEL_HEAD = 16 * 1024;
 
 /**
  * The allowlisting egress proxy the runtime runs for sandboxes on the egress network: HTTP
@@ -87,10 +91,74 @@ export class EgressProxy {
     const [hostname = '', port = '443'] = target.split(/:(?=\d+$)/);
     const upstream = net.connect(Number(port), hostname, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
+      void this.firstBytes(socket, head).then((first) => {
+        const refusal = first && this.plaintextRefusal(req.socket.remoteAddress, target, first);
+        if (first === undefined || refusal) {
+          upstream.destroy();
+          if (refusal) socket.end(refusal);
+          else socket.destroy();
+          return;
+        }
+        upstream.write(first);
+        upstream.pipe(socket).pipe(upstream);
+      });
     });
     upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  }
+
+  /**
+   * What the client sends first inside a tunnel: a TLS handshake, or plaintext HTTP — Chromium
+   * tunnels `ws://` through CONNECT too, so a WebSocket handshake can arrive here. Resolves once
+   * a TLS record starts or a plaintext request head is complete (undefined when the client left).
+   */
+  private firstBytes(socket: net.Socket, head: Buffer): Promise<Buffer | undefined> {
+    return new Promise((resolve) => {
+      let seen = head;
+      const done = (value: Buffer | undefined) => {
+        socket.off('data', onData);
+        socket.off('end', onClose);
+        socket.off('close', onClose);
+        socket.pause();
+        resolve(value);
+      };
+      const complete = () => seen.length > 0 && (seen[0] === TLS_HANDSHAKE || seen.includes('\r\n\r\n') || seen.length > MAX_TUNNEL_HEAD);
+      const onData = (chunk: Buffer) => {
+        seen = Buffer.concat([seen, chunk]);
+        if (complete()) done(seen);
+      };
+      const onClose = () => done(undefined);
+      if (complete()) return resolve(seen);
+      socket.on('data', onData);
+      // The HTTP server's sockets are half-open: a client that left shows as 'end', not 'close'.
+      socket.once('end', onClose);
+      socket.once('close', onClose);
+      socket.resume(); // the HTTP server hands a CONNECT's socket over paused
+    });
+  }
+
+  /**
+   * Plaintext inside a tunnel gets the plain-HTTP rules: a WebSocket handshake meets the effect
+   * gate, a state-changing request is refused (browsers send those absolute-form, where the
+   * gate reads them). Returns the refusal to send, or undefined to let the tunnel through.
+   */
+  private plaintextRefusal(source: string | undefined, target: string, first: Buffer): string | undefined {
+    if (first[0] === TLS_HANDSHAKE) return undefined;
+    const text = first.subarray(0, MAX_TUNNEL_HEAD).toString('latin1');
+    const [requestLine = ''] = text.split('\r\n');
+    const [method = '', path = '/'] = requestLine.split(' ');
+    const upgrade = /\r\nupgrade:\s*websocket/i.test(text);
+    if (!upgrade && READS.has(method.toUpperCase())) return undefined;
+    const refuse = (reason: string, action: string) =>
+      `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Agent-Desk-Held: ${action}\r\nConnection: close\r\n\r\n${reason}\n`;
+    if (!upgrade) {
+      const reason = `${method} inside a tunnel to ${target} is refused: plain HTTP must go through the proxy as an absolute-form request`;
+      this.decisions.push({ host: target, allowed: false, method, effect: 'refuse', reason });
+      return refuse(reason, 'refuse');
+    }
+    const url = safeUrl(`http://${target}${path.startsWith('/') ? path : '/'}`);
+    if (!url) return refuse('not a valid WebSocket request', 'refuse');
+    const verdict = this.gate(source, target, webSocketOpened(url));
+    return verdict.action === 'forward' ? undefined : refuse(verdict.reason, verdict.action);
   }
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -208,6 +276,14 @@ function webSocketOpened(url: URL): HeldEffect {
       ...(payment ? [`${url.hostname} is a payment provider`] : []),
     ],
   };
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `hostname:port` with the scheme's default port, as the allowlist compares hosts. */

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EgressProxy } from '../../../../electron/capabilities/sandbox/egressProxy.js';
 import { EgressSources, type SandboxEffects } from '../../../../electron/capabilities/sandbox/egressSources.js';
@@ -43,6 +43,26 @@ function connect(proxyPort: number, target: string): Promise<Answer> {
   });
 }
 
+/** Opens a tunnel through the proxy, then sends `bytes` inside it; resolves with what came back. */
+function insideTunnel(proxyPort: number, target: string, bytes: Buffer | string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(proxyPort, '127.0.0.1', () => socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    let got = '';
+    let established = false;
+    socket.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+      if (!established && got.includes('\r\n\r\n')) {
+        established = true;
+        got = '';
+        socket.write(bytes);
+      }
+    });
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => socket.end());
+  });
+}
+
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-dest': 'document' };
 const FETCH = { 'content-type': 'application/json', accept: '*/*', 'sec-fetch-dest': 'empty' };
 
@@ -51,6 +71,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
   let evil: http.Server;
   const orders: string[] = [];
   const reachedEvil: string[] = [];
+  const upgrades: string[] = [];
   let proxy: EgressProxy;
   let proxyPort: number;
   let desktop: SandboxEffects;
@@ -67,6 +88,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
       if (req.method === 'POST') orders.push(`${req.url} ${body}`);
       res.end('ok');
     });
+    shop.on('upgrade', (req, socket: net.Socket) => (upgrades.push(req.url ?? ''), socket.destroy()));
     await new Promise<void>((r) => shop.listen(0, '127.0.0.1', () => r()));
     // The shop's /hop writes are allowed by config, so the redirect's next hop is what is tried.
     const sources = new EgressSources(compileWriteOrigins([`http://127.0.0.1:${port(shop)}`]));
@@ -150,6 +172,28 @@ describe('the egress proxy holds what a task desktop sends', () => {
     expect((await connect(proxyPort, 'checkout.stripe.com:443')).status).toBe(403);
     expect(proxy.decisions.filter((d) => d.method === 'CONNECT' && d.effect).map((d) => d.effect)).toEqual(['hold', 'refuse']);
     expect((await connect(proxyPort, `127.0.0.1:${port(shop)}`)).status, 'an allowlisted tunnel elsewhere is opaque: it passes').toBe(200);
+  });
+
+  it('a WebSocket tunnelled through CONNECT (as Chromium sends ws:// through a proxy) meets the gate; a TLS tunnel stays opaque', async () => {
+    const sources = new EgressSources();
+    const own = sources.register('127.0.0.1', { taskId: 't', humanAtControls: () => false });
+    const strict = new EgressProxy([`127.0.0.1:${port(shop)}`], sources);
+    const strictPort = await strict.start('127.0.0.1');
+    const target = `127.0.0.1:${port(shop)}`;
+    const handshake = `GET /ws HTTP/1.1\r\nHost: ${target}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+    try {
+      expect(await insideTunnel(strictPort, target, handshake)).toMatch(/^HTTP\/1\.1 403[\s\S]*X-Agent-Desk-Held: refuse/);
+      own.open(undefined, shopUrl(''));
+      expect(await insideTunnel(strictPort, target, handshake)).toMatch(/X-Agent-Desk-Held: hold/);
+      expect((await own.close()).map((e) => `${e.kind} ${e.url}`)).toEqual([`websocket ws://${target}/ws`]);
+      expect(await insideTunnel(strictPort, target, 'POST /order HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n')).toMatch(/403/);
+      expect(upgrades).toEqual([]);
+      expect(orders).toEqual([]);
+      // A TLS record goes through untouched (the shop, which speaks no TLS, answers it 400).
+      expect(await insideTunnel(strictPort, target, Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 1, 2, 3, 4, 5]))).toMatch(/^HTTP\/1\.1 400/);
+    } finally {
+      await strict.close();
+    }
   });
 
   it("a request from an address that is no task's desktop gets no write through", async () => {
