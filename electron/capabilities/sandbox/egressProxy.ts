@@ -42,6 +42,8 @@ const MAX_TUNNEL_HEAD = 16 * 1024;
 export class EgressProxy {
   private readonly allow: HostPattern[];
   private server: http.Server | undefined;
+  /** Open tunnels and WebSockets: the HTTP server no longer tracks a socket it handed over. */
+  private readonly tunnels = new Set<net.Socket>();
   readonly decisions: EgressDecision[] = [];
 
   constructor(
@@ -66,11 +68,17 @@ export class EgressProxy {
   /** Listens on `bindHost` (the egress network's gateway); resolves the port. */
   async start(bindHost: string, port = 0): Promise<number> {
     const server = http.createServer((req, res) => void this.forward(req, res));
-    server.on('connect', (req, socket: net.Socket, head) => this.tunnel(req, socket, head));
-    server.on('upgrade', (req, socket: net.Socket, head) => this.upgrade(req, socket, head));
+    server.on('connect', (req, socket: net.Socket, head) => this.tunnel(req, this.tracked(socket), head));
+    server.on('upgrade', (req, socket: net.Socket, head) => this.upgrade(req, this.tracked(socket), head));
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, bindHost, () => resolve()));
     this.server = server;
     return (server.address() as AddressInfo).port;
+  }
+
+  private tracked(socket: net.Socket): net.Socket {
+    this.tunnels.add(socket);
+    socket.once('close', () => this.tunnels.delete(socket));
+    return socket;
   }
 
   private tunnel(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
@@ -233,6 +241,8 @@ export class EgressProxy {
     this.server = undefined;
     if (!server) return;
     server.closeAllConnections();
+    for (const socket of this.tunnels) socket.destroy();
+    this.tunnels.clear();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

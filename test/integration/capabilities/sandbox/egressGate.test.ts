@@ -196,6 +196,19 @@ describe('the egress proxy holds what a task desktop sends', () => {
     }
   });
 
+  it('closing the proxy ends the tunnels still open (a WebSocket kept open must not hold the runtime)', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const target = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const own = new EgressProxy([target]);
+    const ownPort = await own.start('127.0.0.1');
+    const ended = insideTunnel(ownPort, target, Buffer.from([0x16, 0x03, 0x01, 0x00, 0x01, 0x00]));
+    await expect.poll(() => own.decisions.length).toBe(1);
+    await own.close();
+    expect(await ended).toBe('');
+    silent.close();
+  });
+
   it("a request from an address that is no task's desktop gets no write through", async () => {
     const other = await through(proxyPort, { method: 'POST', url: shopUrl('/order'), headers: FORM, body: 'item=lamp', from: '127.0.0.2' });
     expect(other.status).toBe(403);
