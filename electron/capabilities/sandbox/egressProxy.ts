@@ -44,6 +44,7 @@ export class EgressProxy {
   private server: http.Server | undefined;
   /** Open tunnels and WebSockets: the HTTP server no longer tracks a socket it handed over. */
   private readonly tunnels = new Set<net.Socket>();
+  private readonly upstreams = new Set<net.Socket>();
   readonly decisions: EgressDecision[] = [];
 
   constructor(
@@ -75,6 +76,14 @@ export class EgressProxy {
     return (server.address() as AddressInfo).port;
   }
 
+  /** A tunnel's upstream connection, reset when the proxy closes (a server may keep a half-closed socket open forever). */
+  private upstream(port: number, host: string, onConnect: () => void): net.Socket {
+    const socket = net.connect(port, host, onConnect);
+    this.upstreams.add(socket);
+    socket.once('close', () => this.upstreams.delete(socket));
+    return socket;
+  }
+
   private tracked(socket: net.Socket): net.Socket {
     this.tunnels.add(socket);
     socket.once('close', () => this.tunnels.delete(socket));
@@ -97,7 +106,7 @@ export class EgressProxy {
       return;
     }
     const [hostname = '', port = '443'] = target.split(/:(?=\d+$)/);
-    const upstream = net.connect(Number(port), hostname, () => {
+    const upstream = this.upstream(Number(port), hostname, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       void this.firstBytes(socket, head).then((first) => {
         const refusal = first && this.plaintextRefusal(req.socket.remoteAddress, target, first);
@@ -108,7 +117,7 @@ export class EgressProxy {
           return;
         }
         upstream.write(first);
-        upstream.pipe(socket).pipe(upstream);
+        splice(socket, upstream);
       });
     });
     upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
@@ -226,11 +235,11 @@ export class EgressProxy {
       return;
     }
     const target = url;
-    const upstream = net.connect(Number(target.port || 80), target.hostname, () => {
+    const upstream = this.upstream(Number(target.port || 80), target.hostname, () => {
       const headers = Object.entries({ ...req.headers, host: target.host }).map(([k, v]) => `${k}: ${String(v)}`);
       upstream.write([`${req.method} ${target.pathname}${target.search} HTTP/1.1`, ...headers, '', ''].join('\r\n'));
       if (head.length) upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
+      splice(socket, upstream);
     });
     upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
   }
@@ -241,8 +250,11 @@ export class EgressProxy {
     this.server = undefined;
     if (!server) return;
     server.closeAllConnections();
+    // A sandbox that was killed never sends FIN: its tunnels and their upstreams end here.
     for (const socket of this.tunnels) socket.destroy();
+    for (const socket of this.upstreams) socket.resetAndDestroy();
     this.tunnels.clear();
+    this.upstreams.clear();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
@@ -286,6 +298,15 @@ function webSocketOpened(url: URL): HeldEffect {
       ...(payment ? [`${url.hostname} is a payment provider`] : []),
     ],
   };
+}
+
+/** Joins a client's socket and its upstream both ways; when the client's side goes, upstream goes. */
+function splice(client: net.Socket, upstream: net.Socket): void {
+  client.once('close', () => upstream.destroy());
+  upstream.once('close', () => client.end());
+  client.on('error', () => upstream.destroy());
+  upstream.on('error', () => client.destroy());
+  upstream.pipe(client).pipe(upstream);
 }
 
 function safeUrl(text: string): URL | undefined {

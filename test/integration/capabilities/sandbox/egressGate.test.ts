@@ -197,7 +197,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
   });
 
   it('closing the proxy ends the tunnels still open (a WebSocket kept open must not hold the runtime)', async () => {
-    const silent = net.createServer(() => undefined);
+    const silent = net.createServer((socket) => socket.on('error', () => undefined));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const target = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const own = new EgressProxy([target]);
@@ -207,6 +207,26 @@ describe('the egress proxy holds what a task desktop sends', () => {
     await own.close();
     expect(await ended).toBe('');
     silent.close();
+  });
+
+  it('closing the proxy ends open tunnels toward a server that keeps its half open (a killed sandbox never says goodbye)', async () => {
+    let upstreamClosed = false;
+    // Half-open and reading, as an HTTP server's upgraded WebSocket socket is: a FIN alone would not close it.
+    const keeper = net.createServer({ allowHalfOpen: true }, (socket) =>
+      socket.on('close', () => (upstreamClosed = true)).on('error', () => undefined).resume(),
+    );
+    await new Promise<void>((r) => keeper.listen(0, '127.0.0.1', () => r()));
+    const target = `127.0.0.1:${(keeper.address() as AddressInfo).port}`;
+    const own = new EgressProxy([target]);
+    const ownPort = await own.start('127.0.0.1');
+    const client = net.connect(ownPort, '127.0.0.1', () => client.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    client.on('error', () => undefined);
+    client.once('data', () => client.write(Buffer.from([0x16, 0x03, 0x01, 0x00, 0x01, 0x00])));
+    await expect.poll(() => own.decisions.length).toBe(1);
+    await own.close();
+    await expect.poll(() => upstreamClosed).toBe(true);
+    client.destroy();
+    keeper.close();
   });
 
   it("a request from an address that is no task's desktop gets no write through", async () => {
