@@ -35,7 +35,10 @@ export const desktopContainers = (home: string): Promise<SandboxInfo[]> =>
  */
 export function openDesktopRuntime(
   tag: string,
-  options: { liveFps?: number; config?: { policy?: { networkAllow?: string[]; allowWrites?: string[] }; sandbox?: { egressAllow?: string[] } } } = {},
+  options: {
+    liveFps?: number;
+    config?: { policy?: { networkAllow?: string[]; allowWrites?: string[] }; sandbox?: { egressAllow?: string[] } };
+  } = {},
 ): { h: TestRuntime; parts: DesktopRuntimeParts } {
   const home = tempDir();
   const { config, liveFps } = options;

@@ -34,7 +34,8 @@ export async function runGatedAction(
     outcome = { error };
   }
   const held = await egress.close();
-  if (held.length > 0) throw await heldError(session, held, describeAction(action, target?.target.text, page), screenPoint, target?.target.rect);
+  if (held.length > 0)
+    throw await heldError(session, held, describeAction(action, target?.target.text, page), screenPoint, target?.target.rect);
   if ('error' in outcome) throw outcome.error;
   return outcome.result;
 }

@@ -62,7 +62,13 @@ export class EgressProxy {
 
   private gate(source: string | undefined, host: string, effect: HeldEffect): EgressVerdict {
     const verdict = this.sources.decide(source, effect);
-    this.decisions.push({ host, allowed: verdict.action === 'forward', method: effect.method, effect: verdict.action, reason: verdict.reason });
+    this.decisions.push({
+      host,
+      allowed: verdict.action === 'forward',
+      method: effect.method,
+      effect: verdict.action,
+      reason: verdict.reason,
+    });
     return verdict;
   }
 
@@ -198,14 +204,18 @@ export class EgressProxy {
       if (READS.has(method) && !looksLikeNavigation(req.headers) && !isPaymentHost(url.hostname)) return send(url, req, res);
       const body = await readBody(req);
       if (body === undefined) {
-        res.writeHead(413, { 'content-type': 'text/plain' }).end(`request bodies over ${MAX_BODY_BYTES} bytes are refused by the egress gate\n`);
+        res
+          .writeHead(413, { 'content-type': 'text/plain' })
+          .end(`request bodies over ${MAX_BODY_BYTES} bytes are refused by the egress gate\n`);
         return;
       }
       const effect = proxiedRequestEffect({ method, url, headers: req.headers, ...(body.length > 0 && { body: body.toString('utf8') }) });
       const verdict = effect && this.gate(req.socket.remoteAddress, hostWithPort(url), effect);
       if (!verdict || verdict.action === 'forward') return send(url, req, res, body);
       const status = verdict.action === 'hold' ? heldAnswer(req.headers).status : 403;
-      res.writeHead(status, { 'content-type': 'text/plain', 'x-agent-desk-held': verdict.action }).end(status === 204 ? undefined : `${verdict.reason}\n`);
+      res
+        .writeHead(status, { 'content-type': 'text/plain', 'x-agent-desk-held': verdict.action })
+        .end(status === 204 ? undefined : `${verdict.reason}\n`);
     } finally {
       settled();
     }

@@ -83,7 +83,10 @@ export class SandboxEffects {
       return { action: 'forward', reason: verdict.reason };
     }
     if (!acting)
-      return { action: 'refuse', reason: `${effect.method} ${effect.url} was sent outside any agent action of task ${this.owner.taskId}; refused` };
+      return {
+        action: 'refuse',
+        reason: `${effect.method} ${effect.url} was sent outside any agent action of task ${this.owner.taskId}; refused`,
+      };
     return { action: 'hold', reason: verdict.reason, effect };
   }
 }
@@ -118,7 +121,10 @@ export class EgressSources {
   decide(address: string | undefined, effect: HeldEffect): EgressVerdict {
     const source = this.at(address);
     if (source) return source.decide(effect);
-    return { action: 'refuse', reason: `${effect.method} ${effect.url} came from ${address ?? 'an unknown address'}, no task's desktop; refused` };
+    return {
+      action: 'refuse',
+      reason: `${effect.method} ${effect.url} came from ${address ?? 'an unknown address'}, no task's desktop; refused`,
+    };
   }
 }
 

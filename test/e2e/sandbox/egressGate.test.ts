@@ -41,7 +41,13 @@ let shopOrigin = '';
 let evilOrigin = '';
 const shop = new Recorder((req, res) => {
   const html = (text: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(text);
-  if (req.url === '/form') return html(page('Shop', `<form method="post" action="/order"><input name="item" value="lamp"><input name="qty" value="2"><button style="${BUTTON}">Continue</button></form>`));
+  if (req.url === '/form')
+    return html(
+      page(
+        'Shop',
+        `<form method="post" action="/order"><input name="item" value="lamp"><input name="qty" value="2"><button style="${BUTTON}">Continue</button></form>`,
+      ),
+    );
   if (req.url === '/script')
     return html(
       page(
@@ -50,8 +56,13 @@ const shop = new Recorder((req, res) => {
       ),
     );
   if (req.url === '/redirecting')
-    return html(page('Shop', `<form method="post" action="/hop"><input name="note" value="hello"><button style="${BUTTON}">Continue</button></form>`));
-  if (req.url === '/stripe') return html(page('Shop', `<button style="${BUTTON}" onclick="location.href = 'https://checkout.stripe.com/c/session'">Continue</button>`));
+    return html(
+      page('Shop', `<form method="post" action="/hop"><input name="note" value="hello"><button style="${BUTTON}">Continue</button></form>`),
+    );
+  if (req.url === '/stripe')
+    return html(
+      page('Shop', `<button style="${BUTTON}" onclick="location.href = 'https://checkout.stripe.com/c/session'">Continue</button>`),
+    );
   if (req.url === '/order') return void res.writeHead(303, { location: '/thanks' }).end();
   if (req.url === '/hop') return void res.writeHead(307, { location: `${evilOrigin}/collect` }).end();
   if (req.url === '/thanks') return html(page('Thanks', '<h1>Thank you for your order</h1>'));
@@ -100,7 +111,10 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
   }
 
   /** Runs the playbook until the click waits for approval; returns the run and the approval. */
-  async function untilApproval(rt: TestRuntime, path: string): Promise<{ run: Promise<{ state: string }>; approval: Approval; taskId: string }> {
+  async function untilApproval(
+    rt: TestRuntime,
+    path: string,
+  ): Promise<{ run: Promise<{ state: string }>; approval: Approval; taskId: string }> {
     const task = createPlaybookTask(rt.rt, playbook(path));
     const run = rt.rt.engine.run(task.id);
     const waiting = await waitForState(rt.rt, task.id, ['waiting_approval', 'failed', 'succeeded'], 180_000);
@@ -115,8 +129,14 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     expect(shop.got, 'held: nothing reached the shop').toEqual([]);
     expect(approval).toMatchObject({ tool: 'computer', rememberable: false });
     expect(approval.preview.summary).toContain(`POST ${shopOrigin}/order`);
-    expect(approval.preview.effects).toEqual([expect.objectContaining({ kind: 'form', method: 'POST', url: `${shopOrigin}/order`, fields: { item: 'lamp', qty: '2' } })]);
-    expect(Buffer.from(approval.preview.screenshot ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(approval.preview.effects).toEqual([
+      expect.objectContaining({ kind: 'form', method: 'POST', url: `${shopOrigin}/order`, fields: { item: 'lamp', qty: '2' } }),
+    ]);
+    expect(
+      Buffer.from(approval.preview.screenshot ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
 
     rt.rt.approvals.decide(approval.id, { decision: 'approve', remember: 'once' }, 'test');
     expect((await run).state).toBe('succeeded');
@@ -137,7 +157,12 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     const { run, approval } = await untilApproval(rt, '/script');
     expect(approval.risks).toEqual(['payment']);
     expect(approval.preview.effects).toEqual([
-      expect.objectContaining({ kind: 'request', method: 'POST', url: `${shopOrigin}/api/checkout`, fields: { amount: '99.00', currency: 'EUR' } }),
+      expect.objectContaining({
+        kind: 'request',
+        method: 'POST',
+        url: `${shopOrigin}/api/checkout`,
+        fields: { amount: '99.00', currency: 'EUR' },
+      }),
     ]);
     rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     expect((await run).state).toBe('failed');
@@ -157,7 +182,9 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     const rt = open({ egressAllow: ['checkout.stripe.com:443'] });
     const { run, approval } = await untilApproval(rt, '/stripe');
     expect(approval.risks).toEqual(['payment']);
-    expect(approval.preview.effects).toEqual([expect.objectContaining({ method: 'CONNECT', url: 'https://checkout.stripe.com:443/', risk: 'payment' })]);
+    expect(approval.preview.effects).toEqual([
+      expect.objectContaining({ method: 'CONNECT', url: 'https://checkout.stripe.com:443/', risk: 'payment' }),
+    ]);
     rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     expect((await run).state).toBe('failed');
   }, 300_000);

@@ -7,7 +7,17 @@ import type { AgentRuntime } from '../../agentRuntime.js';
 import { runChecks } from '../../verify/index.js';
 import { parseInstructions } from './agentInstructions.js';
 import { AttackSites } from './attackSites.js';
-import { addMcpServers, callLocal, caseConfig, desktopMissing, fill, filledRoutes, storeSecrets, writeCaseFiles, type CaseVars } from './caseSetup.js';
+import {
+  addMcpServers,
+  callLocal,
+  caseConfig,
+  desktopMissing,
+  fill,
+  filledRoutes,
+  storeSecrets,
+  writeCaseFiles,
+  type CaseVars,
+} from './caseSetup.js';
 import { mcpEffects, serviceEffects, workspaceEffects } from './effects.js';
 import { agentWrittenTargets, dataFolderTargets, findLeaks, type ScanTarget } from './leakScan.js';
 import { loadSecuritySuite } from './loadSecuritySuite.js';
@@ -223,7 +233,10 @@ async function runAnsweringApprovals(
  * effect, no utility), or a broken case when `AGENT_DESK_REQUIRE` names docker (CI must not pass by skipping).
  */
 function skippedCase(spec: SecurityCase, why: string): SecurityCaseResult {
-  const required = (process.env.AGENT_DESK_REQUIRE ?? '').split(',').map((s) => s.trim()).includes('docker');
+  const required = (process.env.AGENT_DESK_REQUIRE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('docker');
   return {
     name: spec.name,
     vector: spec.vector,

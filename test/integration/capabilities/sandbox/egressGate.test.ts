@@ -15,10 +15,20 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
 }
 
-function through(proxyPort: number, o: { method?: string; url: string; body?: string; headers?: Record<string, string>; from?: string }): Promise<Answer> {
+function through(
+  proxyPort: number,
+  o: { method?: string; url: string; body?: string; headers?: Record<string, string>; from?: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: proxyPort, method: o.method ?? 'GET', path: o.url, headers: o.headers, ...(o.from && { localAddress: o.from }) },
+      {
+        host: '127.0.0.1',
+        port: proxyPort,
+        method: o.method ?? 'GET',
+        path: o.url,
+        headers: o.headers,
+        ...(o.from && { localAddress: o.from }),
+      },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d));
@@ -113,12 +123,22 @@ describe('the egress proxy holds what a task desktop sends', () => {
     const strictPort = await strict.start('127.0.0.1');
     try {
       own.open(undefined, shopUrl(''));
-      const held = await through(strictPort, { method: 'POST', url: shopUrl('/order'), headers: FORM, body: 'item=lamp&card_number=4242424242424242' });
+      const held = await through(strictPort, {
+        method: 'POST',
+        url: shopUrl('/order'),
+        headers: FORM,
+        body: 'item=lamp&card_number=4242424242424242',
+      });
       expect(held.status).toBe(204);
       const effects = await own.close();
       expect(orders).toEqual([]);
       expect(effects).toEqual([
-        expect.objectContaining({ method: 'POST', url: shopUrl('/order'), risk: 'payment', fields: { item: 'lamp', card_number: '•••• 4242' } }),
+        expect.objectContaining({
+          method: 'POST',
+          url: shopUrl('/order'),
+          risk: 'payment',
+          fields: { item: 'lamp', card_number: '•••• 4242' },
+        }),
       ]);
 
       own.open({ risks: ['payment'], effects }, shopUrl(''));
@@ -144,7 +164,12 @@ describe('the egress proxy holds what a task desktop sends', () => {
     const strictPort = await strict.start('127.0.0.1');
     try {
       own.open(undefined, shopUrl(''));
-      const held = await through(strictPort, { method: 'POST', url: shopUrl('/api/orders'), headers: FETCH, body: '{"amount":"99","currency":"EUR"}' });
+      const held = await through(strictPort, {
+        method: 'POST',
+        url: shopUrl('/api/orders'),
+        headers: FETCH,
+        body: '{"amount":"99","currency":"EUR"}',
+      });
       expect(held.status).toBe(403);
       expect(held.headers['x-agent-desk-held']).toBe('hold');
       expect((await own.close())[0]).toMatchObject({ kind: 'request', risk: 'payment', fields: { amount: '99', currency: 'EUR' } });
@@ -168,7 +193,9 @@ describe('the egress proxy holds what a task desktop sends', () => {
     desktop.open(undefined, shopUrl(''));
     const held = await connect(proxyPort, 'checkout.stripe.com:443');
     expect(held.status).toBe(403);
-    expect((await desktop.close()).map((e) => `${e.method} ${e.url} ${e.risk}`)).toEqual(['CONNECT https://checkout.stripe.com:443/ payment']);
+    expect((await desktop.close()).map((e) => `${e.method} ${e.url} ${e.risk}`)).toEqual([
+      'CONNECT https://checkout.stripe.com:443/ payment',
+    ]);
     expect((await connect(proxyPort, 'checkout.stripe.com:443')).status).toBe(403);
     expect(proxy.decisions.filter((d) => d.method === 'CONNECT' && d.effect).map((d) => d.effect)).toEqual(['hold', 'refuse']);
     expect((await connect(proxyPort, `127.0.0.1:${port(shop)}`)).status, 'an allowlisted tunnel elsewhere is opaque: it passes').toBe(200);
@@ -213,7 +240,10 @@ describe('the egress proxy holds what a task desktop sends', () => {
     let upstreamClosed = false;
     // Half-open and reading, as an HTTP server's upgraded WebSocket socket is: a FIN alone would not close it.
     const keeper = net.createServer({ allowHalfOpen: true }, (socket) =>
-      socket.on('close', () => (upstreamClosed = true)).on('error', () => undefined).resume(),
+      socket
+        .on('close', () => (upstreamClosed = true))
+        .on('error', () => undefined)
+        .resume(),
     );
     await new Promise<void>((r) => keeper.listen(0, '127.0.0.1', () => r()));
     const target = `127.0.0.1:${(keeper.address() as AddressInfo).port}`;

@@ -6,7 +6,11 @@ import { compileWriteOrigins } from '../../../../electron/runtime/policy/effects
 // The egress proxy's decisions for a task desktop, without sockets: which request is an effect,
 // whose desktop sent it, and what an approval lets through.
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml', 'sec-fetch-dest': 'document' };
+const FORM = {
+  'content-type': 'application/x-www-form-urlencoded',
+  accept: 'text/html,application/xhtml+xml',
+  'sec-fetch-dest': 'document',
+};
 const FETCH = { 'content-type': 'application/json', accept: '*/*', 'sec-fetch-dest': 'empty' };
 const post = (url: string, body: string, headers: Record<string, string> = FORM) =>
   proxiedRequestEffect({ method: 'POST', url: new URL(url), headers, body })!;
@@ -26,7 +30,9 @@ describe('which proxied requests are effects', () => {
   });
 
   it('a fetch PUT with a JSON body is a write; reads and plain navigations are not effects', () => {
-    expect(proxiedRequestEffect({ method: 'PUT', url: new URL('http://shop.test/cart/1'), headers: FETCH, body: '{"qty":3}' })).toMatchObject({
+    expect(
+      proxiedRequestEffect({ method: 'PUT', url: new URL('http://shop.test/cart/1'), headers: FETCH, body: '{"qty":3}' }),
+    ).toMatchObject({
       kind: 'request',
       risk: 'write',
       fields: { qty: '3' },
@@ -43,7 +49,11 @@ describe('which proxied requests are effects', () => {
   });
 
   it('a tunnel to a payment provider is a payment; any other tunnel is opaque', () => {
-    expect(tunnelEffect('checkout.stripe.com:443')).toMatchObject({ method: 'CONNECT', url: 'https://checkout.stripe.com:443/', risk: 'payment' });
+    expect(tunnelEffect('checkout.stripe.com:443')).toMatchObject({
+      method: 'CONNECT',
+      url: 'https://checkout.stripe.com:443/',
+      risk: 'payment',
+    });
     expect(tunnelEffect('pay.weixin.qq.com:443')?.risk).toBe('payment');
     expect(tunnelEffect('docs.example.com:443')).toBeUndefined();
   });
@@ -76,7 +86,7 @@ describe('the desktop effect gate', () => {
     expect((await gate.close()).map((e) => e.url)).toEqual(['http://shop.test/order/extra', 'http://shop.test/order']);
   });
 
-  it('a request from an address no task registered is refused, even during another desktop\'s action', () => {
+  it("a request from an address no task registered is refused, even during another desktop's action", () => {
     const { sources, gate } = desktop();
     gate.open(undefined, 'http://shop.test');
     expect(sources.decide('172.18.0.9', post('http://shop.test/order', 'a=1')).action).toBe('refuse');
@@ -84,14 +94,14 @@ describe('the desktop effect gate', () => {
     expect(sources.decide('::ffff:172.18.0.7', post('http://shop.test/order', 'a=1')).action).toBe('hold');
   });
 
-  it('policy.allowWrites lets an origin\'s writes pass, but never a payment', () => {
+  it("policy.allowWrites lets an origin's writes pass, but never a payment", () => {
     const { sources } = desktop(['http://shop.test:*']);
     expect(sources.decide('172.18.0.7', post('http://shop.test/cart', 'item=lamp')).action).toBe('forward');
     expect(sources.decide('172.18.0.7', post('http://shop.test/pay', 'amount=9')).action).toBe('refuse');
     expect(sources.decide('172.18.0.7', post('http://other.test/cart', 'item=lamp')).action).toBe('refuse');
   });
 
-  it('a click approved for its payment label lets its own page\'s payment through, not a write to another origin', async () => {
+  it("a click approved for its payment label lets its own page's payment through, not a write to another origin", async () => {
     const { sources, gate } = desktop();
     gate.open({ risks: ['payment'] }, 'http://shop.test');
     expect(sources.decide('172.18.0.7', post('http://shop.test/pay', 'amount=9')).action).toBe('forward');
@@ -112,7 +122,7 @@ describe('the desktop effect gate', () => {
     expect(sources.decide('172.18.0.7', tunnel).action).toBe('refuse');
   });
 
-  it('during a takeover the person\'s own requests pass; a forgotten desktop\'s are refused', () => {
+  it("during a takeover the person's own requests pass; a forgotten desktop's are refused", () => {
     const { sources, takeOver } = desktop();
     takeOver();
     expect(sources.decide('172.18.0.7', post('http://shop.test/order', 'a=1')).action).toBe('forward');
