@@ -173,7 +173,7 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     const rt = open({ allowWrites: [shopOrigin] });
     const task = createPlaybookTask(rt.rt, playbook('/redirecting'));
     const done = await rt.rt.engine.run(task.id);
-    expect(done.state, 'the write itself was allowed by policy.allowWrites').toBe('succeeded');
+    expect(done.state, `the write itself was allowed by policy.allowWrites (${done.stateReason})`).toBe('succeeded');
     expect(shop.got).toEqual(['POST /hop note=hello']);
     expect(evil.got, 'the redirected POST never reached the other host').toEqual([]);
   }, 300_000);
