@@ -12,13 +12,13 @@ export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied', 'ca
 export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
 
 /**
- * A state-changing request a page sent after an agent action, held by the browser effect gate
- * before it left: what it would do, with secrets and card data masked.
+ * A state-changing request a page sent after an agent action, held before it left by the browser
+ * effect gate or the desktop's egress proxy: what it would do, with secrets and card data masked.
  */
 export const HeldEffectSchema = z.object({
   /** `request` (fetch/XHR/beacon), `form` (a form submission), `navigation` (main frame to another origin), `websocket` (a message). */
   kind: z.enum(['request', 'form', 'navigation', 'websocket']),
-  /** HTTP method, or `WS` for a WebSocket message. */
+  /** HTTP method, `WS` for a WebSocket (a message, or on the desktop its opening), `CONNECT` for an HTTPS tunnel. */
   method: z.string(),
   url: z.string(),
   /** What the request does: `payment` when it looks like one (path, fields, payment host), else `write`, `delete` or `send`. */

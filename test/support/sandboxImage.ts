@@ -29,11 +29,34 @@ export async function configureDesktop(cli: CliSandbox, sandbox: Record<string, 
 export const desktopContainers = (home: string): Promise<SandboxInfo[]> =>
   new SandboxDriver({ image: '', owner: sandboxOwnerOf(home) }).list();
 
-/** A real in-process runtime with the desktop parts wired in as `openRuntime('full')` does. */
-export function openDesktopRuntime(tag: string, options: { liveFps?: number } = {}): { h: TestRuntime; parts: DesktopRuntimeParts } {
+/**
+ * A real in-process runtime with the desktop parts wired in as `openRuntime('full')` does, the
+ * sandbox egress allowlist and `policy.allowWrites` taken from `config` as it takes them.
+ */
+export function openDesktopRuntime(
+  tag: string,
+  options: {
+    liveFps?: number;
+    config?: { policy?: { networkAllow?: string[]; allowWrites?: string[] }; sandbox?: { egressAllow?: string[] } };
+  } = {},
+): { h: TestRuntime; parts: DesktopRuntimeParts } {
   const home = tempDir();
-  const parts = desktopRuntimeParts({ home, image: tag, ...options });
-  const h = openTestRuntime({ home, tools: parts.tools, handlers: [parts.handlers], runChecks: parts.runChecks, onClose: parts.onClose });
+  const { config, liveFps } = options;
+  const parts = desktopRuntimeParts({
+    home,
+    image: tag,
+    ...(liveFps !== undefined && { liveFps }),
+    ...(config?.sandbox?.egressAllow && { egressAllow: config.sandbox.egressAllow }),
+    ...(config?.policy?.allowWrites && { allowWrites: config.policy.allowWrites }),
+  });
+  const h = openTestRuntime({
+    home,
+    tools: parts.tools,
+    handlers: [parts.handlers],
+    runChecks: parts.runChecks,
+    onClose: parts.onClose,
+    ...(config && { config }),
+  });
   parts.attach(h.rt);
   return { h, parts };
 }

@@ -4,7 +4,7 @@ import { describeEffects, EffectHeldError } from '../../runtime/policy/effects/h
 import { ToolError } from '../../runtime/tools/types.js';
 import { saveDownloadInWorkspace } from './downloads.js';
 import { PAGE_WORKER_SCRIPT } from './workerGuard.js';
-import type { EffectGate } from './effectGate.js';
+import type { EffectGate } from '../../runtime/policy/effects/effectGate.js';
 import { NetworkScreen, type BlockedRequest, type BrowserPolicy } from './networkScreen.js';
 import { clickRisk, PAGE_MODEL_SCRIPT, REF_ATTRIBUTE, type PageElement, type PageModel } from './pageModel.js';
 

@@ -4,7 +4,7 @@ import type { HeldEffect } from '../../contract/index.js';
 import { hostAllowed, type HostPattern } from '../../runtime/policy/hostPattern.js';
 import { requestEffect, webSocketEffect } from '../../runtime/policy/effects/requestEffect.js';
 import type { WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
-import { EffectGate } from './effectGate.js';
+import { EffectGate } from '../../runtime/policy/effects/effectGate.js';
 import { interceptPageRequests, type PausedHop } from './pageInterception.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -72,6 +72,7 @@ export function openRuntime(
     home,
     poolSize: config.sandbox.poolSize,
     egressAllow: config.sandbox.egressAllow,
+    allowWrites: config.policy.allowWrites,
     liveFps: config.sandbox.liveFps,
     screen: config.sandbox.screen,
     ...(config.sandbox.image ? { image: config.sandbox.image } : {}),

@@ -6,17 +6,12 @@ import type { Point } from '../../runtime/gui/coordinates.js';
 import { ToolError, type CallClassification, type Tool } from '../../runtime/tools/types.js';
 import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
+import { pointOf, safeToScreen } from './actionPoint.js';
+import { runGatedAction } from './gatedAction.js';
 import type { TaskDesktops } from './taskDesktops.js';
 import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 
 const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait', 'zoom']);
-
-/** Where an action points, in model space (clicks, moves, scrolls, the start of a drag). */
-function pointOf(a: ComputerAction): Point | undefined {
-  if (a.action === 'click' || a.action === 'move' || a.action === 'scroll') return { x: a.x, y: a.y };
-  if (a.action === 'drag') return a.path[0];
-  return undefined;
-}
 
 /** True when a Docker engine is configured (local socket or DOCKER_HOST). */
 export function dockerConfigured(): boolean {
@@ -45,14 +40,6 @@ function classifyAction(args: ComputerAction, session: DesktopSession | undefine
     insideWorkspace: true,
     preview: { summary, ...(hit?.markedScreenshot ? { screenshot: hit.markedScreenshot } : {}) },
   };
-}
-
-function safeToScreen(session: DesktopSession, p: Point): Point | undefined {
-  try {
-    return session.space.toScreen(p);
-  } catch {
-    return undefined; // out of range: execute reports it as a typed error
-  }
 }
 
 /** Quiet time that counts as settled: after an action, and for an explicit `wait`. */
@@ -162,7 +149,9 @@ export type FrameSink = (session: DesktopSession, data: string, format: 'png' | 
  * `computer`: the one GUI action space (Anthropic/OpenAI computer use, UI-TARS normalize into it),
  * acting on the task's disposable desktop. Coordinates are model space; the runtime converts.
  * A click whose target reads Pay/Buy/Place order/支付/付款/购买/提交订单 is a payment: it waits
- * for approval with the target marked on the screenshot.
+ * for approval with the target marked on the screenshot. Whatever the label, a state-changing
+ * request the desktop sends during an action is held by the egress proxy and the step asks for
+ * exactly it (`runGatedAction`).
  */
 export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<ComputerAction> {
   return {
@@ -185,7 +174,8 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
-      return abortable(performAction(session, args, onFrame, true), ctx.signal);
+      const act = () => performAction(session, args, onFrame, true);
+      return abortable(READ_ONLY.has(args.action) ? act() : runGatedAction(session, args, ctx.approved, act), ctx.signal);
     },
   };
 }

@@ -42,6 +42,8 @@ export interface DesktopPartsOptions {
   home: string;
   poolSize?: number;
   egressAllow?: readonly string[];
+  /** Origins whose state-changing requests the desktop's egress gate lets pass (`policy.allowWrites`). */
+  allowWrites?: readonly string[];
   /** An image reference to use as is; default: the content-hash tag of the sources (built if absent). */
   image?: string;
   /** Live-view frames per second while a task uses its desktop (default 5; 0 = frames of actions only). */
@@ -66,6 +68,7 @@ export function desktopRuntimeParts(opts: DesktopPartsOptions): DesktopRuntimePa
     owner,
     poolSize: opts.poolSize ?? 0,
     ...(opts.egressAllow ? { egressAllow: opts.egressAllow } : {}),
+    ...(opts.allowWrites ? { allowWrites: opts.allowWrites } : {}),
     ...(opts.screen ? { limits: { screen: opts.screen } } : {}),
     image: async () => image ?? (await buildDesktopImage({ root: sandboxSourceRoot() })).image,
     onReady: (session) => live.start(session),

@@ -3,6 +3,7 @@ import type { SandboxdResult } from '../../contract/index.js';
 import { CoordinateSpace, type Point } from '../../runtime/gui/coordinates.js';
 import { classifyClickTarget, type RiskyClick } from '../../runtime/gui/riskyClick.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
+import type { SandboxEffects } from '../sandbox/egressSources.js';
 
 type Target = SandboxdResult<'browser.targets'>['targets'][number];
 
@@ -24,6 +25,10 @@ export class DesktopSession {
   private targets: TargetHit[] = [];
   /** True while a human has taken over: the agent's actions are refused. */
   takenOver = false;
+  /** The page the desktop's browser showed at the last refresh (an approved click's own origin). */
+  pageUrl: string | undefined;
+  /** The egress proxy's effect gate for this desktop (absent on network `none`: nothing can leave). */
+  egress: SandboxEffects | undefined;
 
   constructor(
     readonly taskId: string,
@@ -45,6 +50,7 @@ export class DesktopSession {
       const risky = classifyClickTarget({ text: target.text, role: target.tag, ...(url ? { url } : {}) });
       return { target, ...(url ? { url } : {}), ...(risky ? { risky } : {}) };
     });
+    this.pageUrl = url;
     const risky = hits.filter((h) => h.risky);
     if (risky.length > 0) {
       const shot = await this.sandbox.call('screen.capture', { format: 'png' });

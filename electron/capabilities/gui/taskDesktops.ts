@@ -1,7 +1,9 @@
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { SandboxLimits } from '../sandbox/hardening.js';
-import { EGRESS_NETWORK, ensureEgressNetwork } from '../sandbox/egressNetwork.js';
+import { compileWriteOrigins } from '../../runtime/policy/effects/writeOrigins.js';
+import { containerAddress, EGRESS_NETWORK, ensureEgressNetwork } from '../sandbox/egressNetwork.js';
 import { EgressProxy } from '../sandbox/egressProxy.js';
+import { EgressSources } from '../sandbox/egressSources.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
 import { SandboxDriver } from '../sandbox/sandboxDriver.js';
 import { WarmPool } from '../sandbox/warmPool.js';
@@ -17,6 +19,8 @@ export interface TaskDesktopsOptions {
   limits?: Partial<SandboxLimits>;
   /** Hosts sandboxes may reach through the allowlisting proxy; empty keeps network `none`. */
   egressAllow?: readonly string[];
+  /** Origins whose state-changing requests the egress gate lets pass (`policy.allowWrites`). */
+  allowWrites?: readonly string[];
   /** Told when a task's desktop is ready and when it goes (the live view follows these). */
   onReady?: (session: DesktopSession) => void;
   onRelease?: (session: DesktopSession) => void;
@@ -32,6 +36,8 @@ export class TaskDesktops {
   private readonly sessions = new Map<string, Promise<DesktopSession>>();
   private readonly ready = new Map<string, DesktopSession>();
   private proxy: EgressProxy | undefined;
+  /** Each desktop's address on the egress network, by workspace: how the proxy attributes requests. */
+  private readonly addresses = new Map<string, string>();
 
   /** Lists, destroys and reaps without resolving (or building) the image. */
   readonly control: SandboxDriver;
@@ -58,7 +64,7 @@ export class TaskDesktops {
   private async egress(): Promise<Partial<SandboxLimits>> {
     if (!this.opts.egressAllow?.length) return {};
     const gateway = await ensureEgressNetwork(this.control.docker);
-    this.proxy = new EgressProxy(this.opts.egressAllow);
+    this.proxy = new EgressProxy(this.opts.egressAllow, new EgressSources(compileWriteOrigins(this.opts.allowWrites ?? [])));
     const port = await this.proxy.start(gateway);
     return { network: EGRESS_NETWORK, proxy: `http://${gateway}:${port}` };
   }
@@ -69,8 +75,12 @@ export class TaskDesktops {
     if (!session) {
       session = this.driver()
         .then((driver) => this.acquire(driver, taskId))
-        .then((sandbox) => {
+        .then(async (sandbox) => {
           const s = new DesktopSession(taskId, sandbox);
+          await this.attribute(workspace, s).catch(async (error: unknown) => {
+            await sandbox.destroy().catch(() => undefined);
+            throw error;
+          });
           this.ready.set(workspace, s);
           this.opts.onReady?.(s);
           return s;
@@ -79,6 +89,20 @@ export class TaskDesktops {
       this.sessions.set(workspace, session);
     }
     return session;
+  }
+
+  /** Registers the desktop's egress address with the proxy, so its requests meet its task's effect gate. */
+  private async attribute(workspace: string, session: DesktopSession): Promise<void> {
+    if (!this.proxy) return;
+    const address = await containerAddress(this.control.docker, session.sandbox.id);
+    session.egress = this.proxy.sources.register(address, { taskId: session.taskId, humanAtControls: () => session.takenOver });
+    this.addresses.set(workspace, address);
+  }
+
+  private forget(workspace: string): void {
+    const address = this.addresses.get(workspace);
+    this.addresses.delete(workspace);
+    if (address) this.proxy?.sources.unregister(address);
   }
 
   /**
@@ -109,6 +133,7 @@ export class TaskDesktops {
     const session = this.sessions.get(workspace);
     this.sessions.delete(workspace);
     this.ready.delete(workspace);
+    this.forget(workspace);
     const s = await session?.catch(() => undefined);
     if (s) this.opts.onRelease?.(s);
     await s?.sandbox.destroy();
@@ -135,6 +160,7 @@ export class TaskDesktops {
     if (!session || !keep(session.taskId)) return this.release(workspace);
     this.sessions.delete(workspace);
     this.ready.delete(workspace);
+    this.forget(workspace);
     this.opts.onRelease?.(session);
     session.sandbox.detach();
   }

@@ -22,3 +22,11 @@ export async function ensureEgressNetwork(docker: Docker, name = EGRESS_NETWORK)
   if (!gateway) throw new AgentDeskError('unavailable', `network ${name} has no gateway address for the egress proxy`);
   return gateway;
 }
+
+/** A container's address on the egress network: what the proxy sees as the source of its requests. */
+export async function containerAddress(docker: Docker, containerId: string, network = EGRESS_NETWORK): Promise<string> {
+  const info = await docker.getContainer(containerId).inspect();
+  const address = info.NetworkSettings?.Networks?.[network]?.IPAddress;
+  if (!address) throw new AgentDeskError('unavailable', `sandbox ${info.Name.replace(/^\//, '')} has no address on network ${network}`);
+  return address;
+}

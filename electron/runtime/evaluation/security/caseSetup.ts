@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { MethodName } from '../../../contract/index.js';
@@ -11,17 +11,28 @@ import type { Route, SecurityCase, SiteName } from './securityCase.js';
 /** Template values of one case run. */
 export type CaseVars = Record<string, string>;
 
-/** The obedient model as a configured provider, and the allowlist: the `site` and the secret's `api`, with their ports. */
-export function caseConfig(modelUrl: string, origins: Record<SiteName, string>): Record<string, unknown> {
+/**
+ * The obedient model as a configured provider, and the allowlist: the `site` and the secret's
+ * `api`, with their ports — for a desktop case the sandbox egress allowlist too.
+ */
+export function caseConfig(modelUrl: string, origins: Record<SiteName, string>, desktop = false): Record<string, unknown> {
   const hostPort = (origin: string) => new URL(origin).host;
+  const allowed = [hostPort(origins.site), hostPort(origins.api)];
   return {
-    policy: { networkAllow: [hostPort(origins.site), hostPort(origins.api)] },
+    policy: { networkAllow: allowed },
+    ...(desktop && { sandbox: { egressAllow: allowed } }),
     models: {
       providers: { obedient: { kind: 'openai-chat', baseUrl: modelUrl, apiKeySecret: 'model-key' } },
       defaultModel: 'obedient:obedient-1',
       prices: { 'obedient-1': { inputPerMTok: 0.15, outputPerMTok: 0.6 } },
     },
   };
+}
+
+/** Why a desktop case cannot run here (no Docker engine configured), or undefined. */
+export function desktopMissing(): string | undefined {
+  if (process.env.DOCKER_HOST || existsSync('/var/run/docker.sock')) return undefined;
+  return 'no Docker engine (no /var/run/docker.sock, no DOCKER_HOST)';
 }
 
 /** Fills `{{name}}` from `vars`; `{{last}}` is the model's own and stays. */

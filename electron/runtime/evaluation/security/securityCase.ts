@@ -70,6 +70,8 @@ export const SecurityCaseSchema = z
     mustRemain: z.array(z.string()).default([]),
     /** Files the attack tries to create; one existing is an effect. */
     mustNotExist: z.array(z.string()).default([]),
+    /** The task runs with a desktop (`sandbox: "desktop"`): the pages open in its Chromium behind the egress proxy; needs Docker. */
+    desktop: z.boolean().default(false),
     /** The attack needs no instruction: the page acts on its own once opened (redirecting images, refreshes, scripts on load). */
     passive: z.boolean().default(false),
     /** Set only while the named gate is not in the tree: the case is reported, not hidden, and does not fail the suite. */

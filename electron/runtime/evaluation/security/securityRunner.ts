@@ -7,7 +7,17 @@ import type { AgentRuntime } from '../../agentRuntime.js';
 import { runChecks } from '../../verify/index.js';
 import { parseInstructions } from './agentInstructions.js';
 import { AttackSites } from './attackSites.js';
-import { addMcpServers, callLocal, caseConfig, fill, filledRoutes, storeSecrets, writeCaseFiles, type CaseVars } from './caseSetup.js';
+import {
+  addMcpServers,
+  callLocal,
+  caseConfig,
+  desktopMissing,
+  fill,
+  filledRoutes,
+  storeSecrets,
+  writeCaseFiles,
+  type CaseVars,
+} from './caseSetup.js';
 import { mcpEffects, serviceEffects, workspaceEffects } from './effects.js';
 import { agentWrittenTargets, dataFolderTargets, findLeaks, type ScanTarget } from './leakScan.js';
 import { loadSecuritySuite } from './loadSecuritySuite.js';
@@ -76,6 +86,8 @@ async function inPool<T, R>(items: readonly T[], limit: number, run: (item: T) =
  * and every model request, and utility from the case's acceptance checks.
  */
 export async function runSecurityCase(spec: SecurityCase, deps: CaseDeps): Promise<SecurityCaseResult> {
+  const noDesktop = spec.desktop ? desktopMissing() : undefined;
+  if (noDesktop) return skippedCase(spec, noDesktop);
   const secret = `sk-live-${randomBytes(12).toString('hex')}`;
   const result = await runCase(spec, deps, secret);
   // The report goes to stdout: what an attack carried away is shown with the secret masked.
@@ -114,7 +126,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
   let rt: AgentRuntime | undefined;
   try {
     sites.serve(filledRoutes(spec.routes, vars), secret);
-    writeFileSync(path.join(home, 'config.json'), JSON.stringify(caseConfig(model.baseUrl, sites.origins), null, 2));
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify(caseConfig(model.baseUrl, sites.origins, spec.desktop), null, 2));
     mkdirSync(workspace, { recursive: true });
     const before = writeCaseFiles(workspace, spec.files, vars);
     writeFileSync(path.join(home, 'mcp-text.txt'), fill(spec.mcpText ?? '', vars));
@@ -196,6 +208,7 @@ async function runAnsweringApprovals(
     goal,
     checks: spec.acceptance,
     workspace,
+    ...(spec.desktop && { sandbox: 'desktop' }),
     start: false,
     budget: { maxSteps: 40, maxWallMs: 120_000, ...spec.budget },
   })) as Task;
@@ -213,6 +226,30 @@ async function runAnsweringApprovals(
     task = await rt.engine.run(task.id, { detachOnApproval: true });
   }
   return { ...task, approvalsAnswered: asked, whileWaiting };
+}
+
+/**
+ * A desktop case where no Docker engine is configured: reported as not run with the reason (no
+ * effect, no utility), or a broken case when `AGENT_DESK_REQUIRE` names docker (CI must not pass by skipping).
+ */
+function skippedCase(spec: SecurityCase, why: string): SecurityCaseResult {
+  const required = (process.env.AGENT_DESK_REQUIRE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('docker');
+  return {
+    name: spec.name,
+    vector: spec.vector,
+    state: 'not_run',
+    reason: `skipped: ${why}`,
+    effects: [],
+    leaks: [],
+    utility: false,
+    approvalsAsked: 0,
+    obeyed: [],
+    ...(required && { error: `AGENT_DESK_REQUIRE names docker, but ${why}` }),
+    ...(spec.knownGap !== undefined && { knownGap: spec.knownGap }),
+  };
 }
 
 /** An active case whose injected instructions the model never followed proves nothing. */

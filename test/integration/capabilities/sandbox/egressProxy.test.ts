@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopSandbox } from '../../../../electron/capabilities/sandbox/desktopSandbox.js';
 import { EgressProxy } from '../../../../electron/capabilities/sandbox/egressProxy.js';
 import { ensureEgressNetwork, EGRESS_NETWORK } from '../../../../electron/capabilities/sandbox/egressNetwork.js';
+import { EgressSources } from '../../../../electron/capabilities/sandbox/egressSources.js';
+import { compileWriteOrigins } from '../../../../electron/runtime/policy/effects/writeOrigins.js';
 import { SandboxDriver } from '../../../../electron/capabilities/sandbox/sandboxDriver.js';
 import { missing } from '../../../support/requirements.js';
 import { desktopImage } from '../../../support/sandboxImage.js';
@@ -104,7 +106,11 @@ describe('the egress proxy rules, hop by hop', () => {
       socket.destroy();
     });
     await new Promise<void>((r) => allowed.listen(0, '127.0.0.1', () => r()));
-    proxy = new EgressProxy([`127.0.0.1:${port(allowed)}`]);
+    // This process stands in for a task's desktop (its address is registered); the allowlisted
+    // origin's writes are allowed, so only the allowlist decides here (the effect gate: egressGate.test.ts).
+    const sources = new EgressSources(compileWriteOrigins([`http://127.0.0.1:${port(allowed)}`]));
+    sources.register('127.0.0.1', { taskId: 'hop-test', humanAtControls: () => false });
+    proxy = new EgressProxy([`127.0.0.1:${port(allowed)}`], sources);
     proxyPort = await proxy.start('127.0.0.1');
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
-import type { HeldEffect, RiskClass } from '../../contract/index.js';
-import type { ApprovedCall } from '../../runtime/policy/effects/heldEffects.js';
-import { writesAllowed, type WriteOrigin } from '../../runtime/policy/effects/writeOrigins.js';
+import type { HeldEffect, RiskClass } from '../../../contract/index.js';
+import type { ApprovedCall } from './heldEffects.js';
+import { writesAllowed, type WriteOrigin } from './writeOrigins.js';
 
 /** What the gate says about one state-changing request. */
 export interface EffectVerdict {
