@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerTextSchema } from './serverText.js';
 
 const base = {
   /** A human name for the check; defaults to its type and target. */
@@ -90,6 +91,8 @@ export const CheckResultSchema = z.object({
   passed: z.boolean(),
   /** What the check observed, e.g. the actual digest or the command's output tail. */
   output: z.string(),
+  /** `output` as a catalog code, for the checks that have one. */
+  outputText: ServerTextSchema.optional(),
   durationMs: z.number(),
 });
 /** A check result. */

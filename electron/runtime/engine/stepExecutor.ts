@@ -14,6 +14,7 @@ import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
 import { nextStepRecord } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
+import { type AnyStateReason, stateReasons } from './stateReasons.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
@@ -28,8 +29,8 @@ export interface ExecutorHost {
   detachOnApproval: boolean;
   /** Extra hosts external_http may reach for this run (the playbook's own services). */
   networkAllow(): string[];
-  transition(to: TaskState, reason: string): void;
-  fail(reason: string): unknown;
+  transition(to: TaskState, reason: AnyStateReason): void;
+  fail(reason: AnyStateReason): unknown;
   honourControl(): 'stopped' | 'go';
   /** `lazy` lets a completed read-only step share a later commit. */
   saveStep(step: Step, extra?: () => void, lazy?: boolean): Step;
@@ -133,7 +134,7 @@ export class StepExecutor {
     if (policy.effect === 'deny') {
       step.error = `denied by policy: ${policy.reason}`;
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
+      this.host.fail(stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts));
       return step;
     }
     if (policy.effect === 'ask') {
@@ -153,7 +154,7 @@ export class StepExecutor {
         approval.persist();
       });
       approval.announce();
-      this.host.transition('waiting_approval', `approval needed: ${cls.preview.summary}`);
+      this.host.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
       return step;
     }
     return step; // the allow decision is traced with the `started` write (one commit)
@@ -183,7 +184,7 @@ export class StepExecutor {
       const approval = this.deps.approvals.get(id);
       if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
       if (approval.status === 'approved') {
-        if (this.host.task().state === 'waiting_approval') this.host.transition('running', `approved by ${approval.decidedBy ?? 'user'}`);
+        if (this.host.task().state === 'waiting_approval') this.host.transition('running', stateReasons.approvedBy(approval.decidedBy));
         return 'approved';
       }
       if (approval.status === 'denied' && decision.onDeny === 'continue') return this.deniedAndContinue(step, approval.decisionReason);
@@ -191,12 +192,12 @@ export class StepExecutor {
         const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
         const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
         this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
-        if (approval.status === 'denied') this.host.fail(`step ${step.index + 1} (${step.tool}) ${error}`);
+        if (approval.status === 'denied') this.host.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
         return 'stopped';
       }
       if (this.host.honourControl() === 'stopped') return 'stopped';
       if (this.host.task().state !== 'waiting_approval')
-        this.host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
+        this.host.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
       if (this.host.detachOnApproval) return 'stopped';
       await this.deps.approvals.changed(id, this.deps.pollMs, this.host.signal);
       if (this.host.signal.aborted && this.host.honourControl() === 'stopped') return 'stopped';
@@ -207,7 +208,7 @@ export class StepExecutor {
   private deniedAndContinue(step: Step, reason: string | undefined): 'denied' {
     const error = `denied by the user: ${reason?.trim() || 'no reason given'}`;
     this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
-    if (this.host.task().state === 'waiting_approval') this.host.transition('running', `step ${step.index + 1} (${step.tool}) ${error}`);
+    if (this.host.task().state === 'waiting_approval') this.host.transition('running', stateReasons.stepDeniedByUser(step, reason));
     return 'denied';
   }
 
@@ -313,7 +314,7 @@ export class StepExecutor {
       approval.persist(); // in the run's queue, after what happened before it
     });
     approval.announce();
-    this.host.transition('waiting_approval', `approval needed: ${held.preview.summary}`);
+    this.host.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
@@ -344,10 +345,7 @@ export class StepExecutor {
     this.save({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
       this.host.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
     );
-    this.host.transition(
-      'waiting_user',
-      `step ${step.index + 1} (${step.tool}) was interrupted and may or may not have taken effect (${message}): choose rerun, skip or fail`,
-    );
+    this.host.transition('waiting_user', stateReasons.stepUncertain(step, message));
     return { kind: 'stop' };
   }
 
@@ -448,15 +446,15 @@ export class StepExecutor {
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
     if (decision.continueOnError) return { kind: 'retry' }; // the planner reads the failure and decides
-    this.host.fail(`step ${step.index + 1} (${step.tool}) failed: ${error}`);
+    this.host.fail(stateReasons.stepFailed(step, error));
     return { kind: 'stop' };
   }
 
   private async retryLater(step: Step): Promise<StepOutcome> {
-    this.host.transition('retrying', `step ${step.index + 1} (${step.tool}) failed, retry ${step.attempt}: ${step.error}`);
+    this.host.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
     await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.host.signal).catch(() => undefined);
     if (this.host.honourControl() === 'stopped') return { kind: 'stop' };
-    this.host.transition('running', 'retrying');
+    this.host.transition('running', stateReasons.retrying());
     return { kind: 'retry' };
   }
 
@@ -499,7 +497,7 @@ export class StepExecutor {
     this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
-    this.host.fail(`step ${decision.index + 1} (${step.tool}) cannot run: ${message}`);
+    this.host.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
     return { kind: 'stop' };
   }
 

@@ -91,7 +91,7 @@ export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, rou
       </dl>
       {step.error && (
         <p className="error-text" role="note">
-          {labels.error}: {step.error}
+          {labels.error}: <code className="server-detail">{step.error}</code>
         </p>
       )}
       {image && (

@@ -5,6 +5,7 @@ import { agents } from './004_agents.js';
 import { taskOptions } from './005_task_options.js';
 import { plannerState } from './006_planner_state.js';
 import { gatewayTokens } from './007_gateway_tokens.js';
+import { stateReasonText } from './008_state_reason_text.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
 export interface Migration {
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'task_options', sql: taskOptions },
   { version: 6, name: 'planner_state', sql: plannerState },
   { version: 7, name: 'gateway_tokens', sql: gatewayTokens },
+  { version: 8, name: 'state_reason_text', sql: stateReasonText },
 ];

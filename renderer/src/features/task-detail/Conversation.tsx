@@ -2,7 +2,7 @@ import type { Approval, Step, Task, TaskEvent } from '../../../../electron/contr
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { StepCard, type StepCardLabels } from '../../components/StepCard.js';
 import { formatCost, translateServerText } from '../../i18n/index.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { conversation } from './conversation.js';
 import { stepImage } from './stepImage.js';
 
@@ -38,6 +38,7 @@ function EventBubble({ event }: { event: TaskEvent }) {
 function ApprovalItem({ approval }: { approval: Approval }) {
   const t = useT();
   const openApproval = useApp((s) => s.openApproval);
+  const serverText = useServerText();
   const status = {
     pending: 'approvalStatus.pending',
     approved: 'approvalStatus.approved',
@@ -48,7 +49,7 @@ function ApprovalItem({ approval }: { approval: Approval }) {
     <div className="conv-approval" data-testid="conv-approval" data-status={approval.status}>
       <strong>{t('approval.title', { tool: approval.tool })}</strong>{' '}
       <StatusBadge status={approval.status} label={t(status[approval.status])} />
-      <p className="summary">{approval.preview.summary}</p>
+      <p className="summary">{serverText(approval.preview.summaryText, approval.preview.summary)}</p>
       {approval.status === 'pending' && (
         <button type="button" className="approve" onClick={() => openApproval(approval.id)} data-testid="approval-banner">
           {t('approvals.review')}
