@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApprovalPreview } from '../../../contract/index.js';
-import { formatByteSize } from './byteSize.js';
+import { byteSizeText, formatByteSize } from './byteSize.js';
 import type { WorkspacePath } from './workspacePath.js';
 import { previewSummary } from '../previewSummary.js';
 
@@ -14,7 +14,7 @@ export function deletePreview(target: WorkspacePath): ApprovalPreview {
   const stat = fs.lstatSync(target.absolute, { throwIfNoEntry: false });
   if (stat === undefined) return previewSummary(`Delete ${target.relative} (does not exist; nothing to do)`, 'preview.deleteMissing', { path: target.relative });
   if (stat.isSymbolicLink()) return previewSummary(`Delete symlink ${target.relative}`, 'preview.deleteSymlink', { path: target.relative });
-  if (!stat.isDirectory()) return previewSummary(`Delete ${target.relative} (${formatByteSize(stat.size)})`, 'preview.deleteFile', { path: target.relative, size: formatByteSize(stat.size) });
+  if (!stat.isDirectory()) return previewSummary(`Delete ${target.relative} (${formatByteSize(stat.size)})`, 'preview.deleteFile', { path: target.relative, size: byteSizeText(stat.size) });
 
   const entries: string[] = [];
   try {
