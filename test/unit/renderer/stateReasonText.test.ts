@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckResult, ServerText } from '../../../electron/contract/index.js';
+import { exhaustedBudget } from '../../../electron/runtime/engine/budgets.js';
+import { type StateReason, stateReasons } from '../../../electron/runtime/engine/stateReasons.js';
+import { byteSizeText } from '../../../electron/runtime/tools/builtin/byteSize.js';
+import { previewSummary } from '../../../electron/runtime/tools/previewSummary.js';
+import { serverTextParts, translateServerText } from '../../../renderer/src/i18n/index.js';
+
+const step = { index: 1, tool: 'fs.delete' };
+const deletePreview = previewSummary('Delete old.log (5 bytes)', 'preview.deleteFile', { path: 'old.log', size: byteSizeText(5) });
+const missing: CheckResult = {
+  name: 'file_exists report.md',
+  type: 'file_exists',
+  passed: false,
+  output: 'not found: /ws/report.md',
+  outputText: { code: 'check.notFound', params: { path: '/ws/report.md' } },
+  durationMs: 1,
+};
+
+/** Reasons whose English catalog entries must read exactly as the server's English (the CLI's words). */
+const SAME_IN_ENGLISH: Record<string, StateReason> = {
+  runStarted: stateReasons.runStarted(),
+  approvalNeeded: stateReasons.approvalNeeded(deletePreview),
+  approvalNeededUncoded: stateReasons.approvalNeeded({ summary: 'fs: write_file /x (write)' }),
+  approvedBy: stateReasons.approvedBy('ui:alice'),
+  approvedByNobody: stateReasons.approvedBy(undefined),
+  denied: stateReasons.stepDecided(step, 'denied', 'cli', 'not today'),
+  deniedByUser: stateReasons.stepDeniedByUser(step, ' keep it '),
+  deniedByUserNoReason: stateReasons.stepDeniedByUser(step, '  '),
+  deniedByPolicy: stateReasons.stepDeniedByPolicy(step, 'denied by rule "fs.delete(**)"', [
+    { code: 'policy.ruleDenies', params: { rule: 'fs.delete(**)' } },
+  ]),
+  failed: stateReasons.stepFailed(step, 'cannot delete old.log: busy'),
+  retry: stateReasons.stepRetry(step, 2, 'ECONNRESET'),
+  cannotRun: stateReasons.stepCannotRun(step, 'no tool provides file.delete'),
+  failedByUser: stateReasons.stepFailedByUser(step),
+  uncertain: stateReasons.stepUncertain(step),
+  secret: stateReasons.secretMissing('token'),
+  runtimeError: stateReasons.runtimeError('disk full'),
+  gaveUp: stateReasons.plannerGaveUp('nothing left to try'),
+  review: stateReasons.plannerWaits('review acceptance checks'),
+  providerDown: stateReasons.plannerWaits('the model provider is unavailable'),
+  cancelled: stateReasons.control('cancel', 'cancelled by the user'),
+  paused: stateReasons.control('pause', 'paused by the user'),
+  pauseRequested: stateReasons.control('pause', null),
+  cancelledBecause: stateReasons.control('cancel', 'queue drained'),
+  checksFailed: stateReasons.checksFailed([missing, { ...missing, name: 'x', output: 'weird', outputText: undefined }]),
+  checksPassed: stateReasons.checksPassed(3),
+  noChecks: stateReasons.checksPassed(0),
+  loop: stateReasons.loopDetected('fs.read', 3),
+  asks: stateReasons.toolAsks('mcp__fs', 'Which folder?'),
+  answered: stateReasons.userAnswered('mcp__fs', 'accept'),
+  budget: exhaustedBudget(
+    { maxSteps: 2, maxTokens: 10, maxCostUsd: 1, maxWallMs: 1000 },
+    { steps: 2, modelCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0, wallMs: 0 },
+  )!,
+  cost: exhaustedBudget(
+    { maxSteps: 9, maxTokens: 10, maxCostUsd: 1, maxWallMs: 1000 },
+    { steps: 0, modelCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 1.5, wallMs: 0 },
+  )!,
+};
+
+describe('task state reasons as codes', () => {
+  it.each(Object.entries(SAME_IN_ENGLISH))('%s: the English catalog reads as the server wrote it', (_, reason) => {
+    expect(translateServerText('en', reason.text, '(unknown code)')).toBe(reason.reason);
+  });
+
+  it('read in 简体中文 with nested texts (a preview summary, check outcomes, a byte size) in 简体中文 too', () => {
+    expect(translateServerText('zh-CN', stateReasons.approvalNeeded(deletePreview).text, 'x')).toBe('需要审批：删除 old.log（5 字节）');
+    expect(translateServerText('zh-CN', stateReasons.checksFailed([missing, missing]).text, 'x')).toBe(
+      '验收检查未通过：file_exists report.md（未找到：/ws/report.md）；file_exists report.md（未找到：/ws/report.md）',
+    );
+    expect(translateServerText('zh-CN', stateReasons.stepDeniedByUser(step, undefined).text, 'x')).toBe(
+      '第 2 步（fs.delete）被用户拒绝，未说明原因',
+    );
+  });
+
+  it('machine words stay apart, verbatim: a tool error, a model’s words, a client’s own cancel reason', () => {
+    expect(serverTextParts('zh-CN', stateReasons.stepFailed(step, 'EBUSY: resource busy').text, 'x')).toEqual({
+      sentence: '第 2 步（fs.delete）失败',
+      detail: 'EBUSY: resource busy',
+    });
+    expect(serverTextParts('zh-CN', stateReasons.control('cancel', 'queue drained').text, 'x')).toEqual({
+      sentence: '',
+      detail: 'queue drained',
+    });
+  });
+
+  it('English readers get the server’s English exactly; an unknown code anywhere, or none, keeps the English', () => {
+    const reason = stateReasons.stepFailed(step, 'EBUSY');
+    expect(serverTextParts('en', reason.text, reason.reason)).toEqual({ sentence: reason.reason });
+    const future: ServerText = { code: 'state.approvalNeeded', params: { summary: { code: 'preview.fromTheFuture', params: {} } } };
+    expect(serverTextParts('zh-CN', future, 'approval needed: teleport')).toEqual({ sentence: 'approval needed: teleport' });
+    expect(serverTextParts('zh-CN', undefined, 'resumed')).toEqual({ sentence: 'resumed' });
+  });
+});
