@@ -1,4 +1,8 @@
-/** A task's state reason as a catalog code (JSON `{code, params}`); rows before it keep only the English. */
+/**
+ * A task's state reason and a cron run's reason as catalog codes (JSON `{code, params, detail}`);
+ * rows written before keep only the English.
+ */
 export const stateReasonText = `
 ALTER TABLE tasks ADD COLUMN state_reason_text TEXT;
+ALTER TABLE cron_runs ADD COLUMN reason_text TEXT;
 `;

@@ -38,7 +38,11 @@ export function McpServersPanel() {
                 <td>{server.transport}</td>
                 <td>
                   <StatusBadge status={server.state} label={t(`mcp.state.${server.state}`)} />
-                  {server.reason && <div className="error-text">{server.reason}</div>}
+                  {server.reason && (
+                    <div className="error-text">
+                      <code className="server-detail">{server.reason}</code>
+                    </div>
+                  )}
                 </td>
                 <td>{server.tools.length}</td>
                 <td className="row">
