@@ -35,6 +35,36 @@ function summaryText(preview: ApprovalPreview): ServerText {
   return preview.summaryText ?? { code: 'text.verbatim', params: {}, detail: preview.summary };
 }
 
+/** A step's error in English and as a code, spread into the step record (`{ error, errorText }`). */
+export function stepError(why: StateReason): { error: string; errorText: ServerText } {
+  return { error: why.reason, errorText: why.text };
+}
+
+/** The step errors in the runtime's own words (`step.*`); a tool's own error message has no code. */
+export const stepErrors = {
+  deniedByPolicy: (policyReason: string, policyTexts: ServerText[] | undefined) =>
+    coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicy', {
+      why: policyTexts?.length ? policyTexts : [{ code: 'text.verbatim', params: {}, detail: policyReason }],
+    }),
+  decided: (status: 'denied' | 'cancelled', who: string | undefined, why: string | undefined) =>
+    coded(
+      `${status} by ${who ?? 'user'}${why ? `: ${why}` : ''}`,
+      status === 'denied' ? 'step.deniedBy' : 'step.cancelledBy',
+      { who: who ?? 'user' },
+      why || undefined,
+    ),
+  deniedByUser: (why: string | undefined) =>
+    why?.trim()
+      ? coded(`denied by the user: ${why.trim()}`, 'step.deniedByUser', {}, why.trim())
+      : coded('denied by the user: no reason given', 'step.deniedByUserNoReason'),
+  failedByUser: () => coded('failed by the user after an interruption', 'step.failedByUser'),
+  skippedByUser: () => coded('skipped by the user after an interruption', 'step.skippedByUser'),
+  interruptedUncertain: () => coded('interrupted while running; the effect may or may not have happened', 'step.interruptedUncertain'),
+  abortedCancelled: () => coded('aborted: the task was cancelled', 'step.abortedCancelled'),
+  abortedUncertain: () => coded('aborted while running: the effect may or may not have happened', 'step.abortedUncertain'),
+  superseded: () => coded('superseded: the arguments changed after the approval was requested', 'step.superseded'),
+};
+
 /** The state reasons the engine writes, each with its catalog code (`state.*`). */
 export const stateReasons = {
   runStarted: () => coded('run started', 'state.runStarted'),

@@ -14,7 +14,7 @@ import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
 import { nextStepRecord } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
-import { type AnyStateReason, stateReasons } from './stateReasons.js';
+import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stateReasons.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
@@ -132,7 +132,7 @@ export class StepExecutor {
       startedAt: isoAt(this.deps.clock.now()),
     });
     if (policy.effect === 'deny') {
-      step.error = `denied by policy: ${policy.reason}`;
+      Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
       this.host.fail(stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts));
       return step;
@@ -189,9 +189,8 @@ export class StepExecutor {
       }
       if (approval.status === 'denied' && decision.onDeny === 'continue') return this.deniedAndContinue(step, approval.decisionReason);
       if (approval.status === 'denied' || approval.status === 'cancelled') {
-        const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
-        const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
-        this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
+        const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
+        this.save({ ...step, status: 'denied', ...error, endedAt: isoAt(this.deps.clock.now()) });
         if (approval.status === 'denied') this.host.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
         return 'stopped';
       }
@@ -206,8 +205,7 @@ export class StepExecutor {
 
   /** The planner reads the step's error as the tool's answer, in the words a person would use. */
   private deniedAndContinue(step: Step, reason: string | undefined): 'denied' {
-    const error = `denied by the user: ${reason?.trim() || 'no reason given'}`;
-    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) });
+    this.save({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(this.deps.clock.now()) });
     if (this.host.task().state === 'waiting_approval') this.host.transition('running', stateReasons.stepDeniedByUser(step, reason));
     return 'denied';
   }
@@ -359,8 +357,9 @@ export class StepExecutor {
   private interrupted(step: Step, startedAt: number): StepOutcome {
     const end = this.deps.clock.now();
     const safe = step.readOnly || step.idempotent;
-    const error = safe ? 'aborted: the task was cancelled' : 'aborted while running: the effect may or may not have happened';
-    this.save({ ...step, status: safe ? 'failed' : 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+    const coded = stepError(safe ? stepErrors.abortedCancelled() : stepErrors.abortedUncertain());
+    const error = coded.error;
+    this.save({ ...step, status: safe ? 'failed' : 'uncertain', ...coded, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
       this.host.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
     );
     this.host.honourControl();
@@ -507,9 +506,10 @@ export class StepExecutor {
   }
 
   private supersede(step: Step): void {
-    const error = 'superseded: the arguments changed after the approval was requested';
+    const coded = stepError(stepErrors.superseded());
+    const error = coded.error;
     const approvalId = step.approvalId;
-    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () => {
+    this.save({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
       if (approvalId) this.deps.approvals.cancel(approvalId, 'runtime (arguments changed)');
       this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
     });

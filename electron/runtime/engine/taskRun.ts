@@ -11,7 +11,7 @@ import { completedSteps, executeBatch } from './batch.js';
 import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
-import { type AnyStateReason, reasonParts, stateReasons } from './stateReasons.js';
+import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
 const CONTROL_POLL_MS = 100;
@@ -180,14 +180,14 @@ export class TaskRun {
       const resolution = this.options.resolution;
       if (!resolution) return this.holdUncertain(step);
       if (resolution === 'fail') {
-        this.saveStep({ ...step, status: 'failed', error: 'failed by the user after an interruption' });
+        this.saveStep({ ...step, status: 'failed', ...stepError(stepErrors.failedByUser()) });
         return this.fail(stateReasons.stepFailedByUser(step));
       }
       if (resolution === 'skip') {
-        this.saveStep({ ...step, status: 'skipped', error: 'skipped by the user after an interruption' });
+        this.saveStep({ ...step, status: 'skipped', ...stepError(stepErrors.skippedByUser()) });
         this.trace('step.skipped', { index: step.index, tool: step.tool }, step.id);
       } else {
-        this.saveStep({ ...step, status: 'started', error: undefined });
+        this.saveStep({ ...step, status: 'started', error: undefined, errorText: undefined });
       }
     }
     return 'ok';
@@ -219,7 +219,7 @@ export class TaskRun {
 
   private holdUncertain(step: Step): RunStop {
     if (step.status !== 'uncertain') {
-      this.saveStep({ ...step, status: 'uncertain', error: 'interrupted while running; the effect may or may not have happened' });
+      this.saveStep({ ...step, status: 'uncertain', ...stepError(stepErrors.interruptedUncertain()) });
       this.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey }, step.id);
     }
     const reason = stateReasons.stepUncertain(step);

@@ -90,6 +90,21 @@ export function serverTextParts(
   return { sentence: renderSentence(locale, text), ...(text.detail !== undefined && { detail: text.detail }) };
 }
 
+/**
+ * A step's error for the reader: its code rendered when it has one that still reads as the English
+ * it was recorded with (a code left from an earlier attempt never labels a newer error), else the
+ * recorded words verbatim, as machine words.
+ */
+export function stepErrorParts(
+  locale: Locale,
+  step: { error?: string; errorText?: ServerTextLike },
+): { sentence: string; detail?: string } | undefined {
+  if (step.error === undefined) return undefined;
+  const current = step.errorText !== undefined && knows(step.errorText) && renderInline('en', step.errorText) === step.error;
+  if (locale === 'en') return { sentence: step.error };
+  return current ? serverTextParts(locale, step.errorText, step.error) : { sentence: '', detail: step.error };
+}
+
 /** Formats a cost in US dollars. */
 export function formatCost(usd: number): string {
   return `$${usd.toFixed(usd < 0.01 && usd > 0 ? 4 : 2)}`;

@@ -65,6 +65,7 @@ const REASONS = {
   failedCheck: { en: 'acceptance check failed: file_exists report.md (not found: ', 'zh-CN': '验收检查未通过：file_exists report.md（未找到：' },
   failedStep: { en: 'step 1 (fs.read) failed: ', 'zh-CN': '第 1 步（fs.read）失败：' },
   cancelled: { en: 'cancelled by the user', 'zh-CN': '已由用户取消' },
+  denied: { en: 'step 2 (fs.delete) denied by ', 'zh-CN': '第 2 步（fs.delete）被 ' },
   waiting: { en: 'approval needed: Delete old.log (5 bytes)', 'zh-CN': '需要审批：删除 old.log（5 字节）' },
 } as const;
 
@@ -80,7 +81,7 @@ async function checkView(page: Page, { locale, theme }: Look, view: string): Pro
 
 /** The conversation of each task that ended or waits, with its state reason in the page's language. */
 async function taskPages(page: Page, look: Look, tasks: TaskStates): Promise<void> {
-  for (const which of ['succeeded', 'failedCheck', 'failedStep', 'cancelled', 'waiting'] as const) {
+  for (const which of ['succeeded', 'failedCheck', 'failedStep', 'cancelled', 'denied', 'waiting'] as const) {
     await show(page, `#/task/${tasks[which].id}`, '[data-testid="task-detail"]');
     await page.waitForSelector('[data-testid="conversation"] .step-card', WAIT);
     const reason = page.getByTestId('task-detail').locator('> .reason');

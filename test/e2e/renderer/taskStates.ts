@@ -59,11 +59,13 @@ export interface TaskStates {
   failedCheck: Task;
   failedStep: Task;
   cancelled: Task;
+  denied: Task;
 }
 
 /**
  * Creates and settles them: a delete approved with remember "always" (so Grants lists it), a
- * check that fails, a step that fails, a task cancelled while it waits, and one left waiting.
+ * check that fails, a step that fails, a task cancelled while it waits, a denied delete, and one
+ * left waiting.
  */
 export async function taskInEveryState(client: GatewayClient, waitingTitle: string): Promise<TaskStates> {
   const start = (source: string, title?: string) => client.call('tasks.create', { ...(title && { title }), playbook: { source } });
@@ -76,6 +78,9 @@ export async function taskInEveryState(client: GatewayClient, waitingTitle: stri
   const cancelled = await start(TIDY);
   await pendingApprovalOf(client, cancelled.id);
   await client.call('tasks.cancel', { taskId: cancelled.id });
+  const denied = await start(TIDY);
+  const deny = await pendingApprovalOf(client, denied.id);
+  await client.call('approvals.decide', { approvalId: deny.id, decision: 'deny', remember: 'once', reason: 'keep it' });
   const waiting = await start(TIDY, waitingTitle);
   const approval = await pendingApprovalOf(client, waiting.id);
   return {
@@ -85,5 +90,6 @@ export async function taskInEveryState(client: GatewayClient, waitingTitle: stri
     failedCheck: await waitForTaskState(client, failedCheck.id, ['failed']),
     failedStep: await waitForTaskState(client, failedStep.id, ['failed']),
     cancelled: await waitForTaskState(client, cancelled.id, ['cancelled']),
+    denied: await waitForTaskState(client, denied.id, ['failed']),
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, ServerText } from '../../../electron/contract/index.js';
 import { exhaustedBudget } from '../../../electron/runtime/engine/budgets.js';
-import { type StateReason, stateReasons } from '../../../electron/runtime/engine/stateReasons.js';
+import { type StateReason, stateReasons, stepError, stepErrors } from '../../../electron/runtime/engine/stateReasons.js';
 import { byteSizeText } from '../../../electron/runtime/tools/builtin/byteSize.js';
 import { previewSummary } from '../../../electron/runtime/tools/previewSummary.js';
-import { serverTextParts, translateServerText } from '../../../renderer/src/i18n/index.js';
+import { serverTextParts, stepErrorParts, translateServerText } from '../../../renderer/src/i18n/index.js';
 
 const step = { index: 1, tool: 'fs.delete' };
 const deletePreview = previewSummary('Delete old.log (5 bytes)', 'preview.deleteFile', { path: 'old.log', size: byteSizeText(5) });
@@ -106,5 +106,37 @@ describe('cron run reasons as codes', () => {
   ])('%j reads as the scheduler wrote it, and in 简体中文', (text, english) => {
     expect(translateServerText('en', text, '(unknown code)')).toBe(english);
     expect(translateServerText('zh-CN', text, english)).not.toBe(english);
+  });
+});
+
+describe('step errors in the runtime’s own words as codes', () => {
+  it.each(
+    Object.entries({
+      deniedByPolicy: stepErrors.deniedByPolicy('delete asks by default', [{ code: 'policy.riskAsks', params: { risk: 'delete' } }]),
+      denied: stepErrors.decided('denied', 'cli:alice', 'keep it'),
+      cancelled: stepErrors.decided('cancelled', undefined, undefined),
+      deniedByUser: stepErrors.deniedByUser('not now'),
+      deniedNoReason: stepErrors.deniedByUser(undefined),
+      failedByUser: stepErrors.failedByUser(),
+      skippedByUser: stepErrors.skippedByUser(),
+      interrupted: stepErrors.interruptedUncertain(),
+      abortedCancelled: stepErrors.abortedCancelled(),
+      abortedUncertain: stepErrors.abortedUncertain(),
+      superseded: stepErrors.superseded(),
+    }),
+  )('%s: the English catalog reads as the recorded error', (_, reason) => {
+    expect(translateServerText('en', reason.text, '(unknown code)')).toBe(reason.reason);
+  });
+
+  it('a coded error reads in 简体中文; a tool’s own error, or a code left from an earlier error, shows the recorded words verbatim', () => {
+    const denied = stepError(stepErrors.decided('denied', 'cli:alice', 'keep it'));
+    expect(stepErrorParts('zh-CN', denied)).toEqual({ sentence: '被 cli:alice 拒绝', detail: 'keep it' });
+    expect(stepErrorParts('en', denied)).toEqual({ sentence: 'denied by cli:alice: keep it' });
+    expect(stepErrorParts('zh-CN', { error: 'EACCES: permission denied' })).toEqual({ sentence: '', detail: 'EACCES: permission denied' });
+    expect(stepErrorParts('zh-CN', { ...denied, error: 'timed out after 30000 ms' })).toEqual({
+      sentence: '',
+      detail: 'timed out after 30000 ms',
+    });
+    expect(stepErrorParts('zh-CN', {})).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { Approval, Step, Task, TaskEvent } from '../../../../electron/contract/index.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { StepCard, type StepCardLabels } from '../../components/StepCard.js';
-import { formatCost, translateServerText } from '../../i18n/index.js';
+import { formatCost, stepErrorParts, translateServerText } from '../../i18n/index.js';
 import { useApp, useServerText, useT } from '../useApp.js';
 import { conversation } from './conversation.js';
 import { stepImage } from './stepImage.js';
@@ -71,6 +71,7 @@ function useStepLabels(): StepCardLabels {
     args: t('approval.args'),
     result: t('step.result'),
     error: t('step.error'),
+    detailSeparator: t('text.detailSeparator'),
     screenshot: t('step.screenshot'),
     attempt: t('step.retried'),
   };
@@ -101,6 +102,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
         policy ? `${t(`policy.${policy.effect}`)} · ${t(source[policy.source])}${policy.rule ? ` ${policy.rule}` : ''}` : undefined
       }
       formatCost={formatCost}
+      error={stepErrorParts(locale, step)}
       {...(image && { image })}
     />
   );
