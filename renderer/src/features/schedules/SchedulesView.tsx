@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CronJob } from '../../../../electron/contract/index.js';
 import { DataTable } from '../../components/DataTable.js';
+import { ServerSentence } from '../../components/ServerSentence.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
@@ -61,7 +62,7 @@ export function SchedulesView() {
                   <StatusBadge status={job.status} label={t(`cron.state.${job.status}`)} />
                   {job.blockedReason && (
                     <div className="error-text">
-                      <code className="server-detail">{job.blockedReason}</code>
+                      <ServerSentence sentence="" detail={job.blockedReason} separator="" plain={locale === 'en'} />
                     </div>
                   )}
                 </td>

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import type { McpServerProbe } from '../../../../electron/contract/index.js';
 import { DataTable } from '../../components/DataTable.js';
+import { ServerSentence } from '../../components/ServerSentence.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
-import { useT } from '../useApp.js';
+import { useApp, useT } from '../useApp.js';
 import { useClientAction, useRemote } from '../useRemote.js';
 import { AddMcpServerForm } from './AddMcpServerForm.js';
 
 /** Configured MCP servers: state and tools, remove, test (a live probe), add. */
 export function McpServersPanel() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const servers = useRemote((c) => c.call('mcp.servers.list', {}));
   const action = useClientAction();
   const [probe, setProbe] = useState<McpServerProbe>();
@@ -40,7 +42,7 @@ export function McpServersPanel() {
                   <StatusBadge status={server.state} label={t(`mcp.state.${server.state}`)} />
                   {server.reason && (
                     <div className="error-text">
-                      <code className="server-detail">{server.reason}</code>
+                      <ServerSentence sentence="" detail={server.reason} separator="" plain={locale === 'en'} />
                     </div>
                   )}
                 </td>

@@ -51,6 +51,7 @@ export function ToolsView() {
                               sentence={t('tools.unavailable')}
                               {...(tool.availability.reason && { detail: tool.availability.reason })}
                               separator={t('text.detailSeparator')}
+                              plain={locale === 'en'}
                             />
                           )}
                         </td>
