@@ -87,6 +87,8 @@ export type CheckType = AcceptanceCheck['type'];
 /** The outcome of one check, recorded on the task and in the trace. */
 export const CheckResultSchema = z.object({
   name: z.string(),
+  /** A default `name` with words in it (`file_exists x (absent)`) as a catalog code. */
+  nameText: ServerTextSchema.optional(),
   type: z.string(),
   passed: z.boolean(),
   /** What the check observed, e.g. the actual digest or the command's output tail. */

@@ -128,7 +128,7 @@ export const stateReasons = {
     coded(`acceptance check failed: ${failed.map((r) => `${r.name} (${r.output})`).join('; ')}`, 'state.checksFailed', {
       checks: failed.map((r) => ({
         code: 'state.checkOutcome',
-        params: { name: r.name, output: r.outputText ?? { code: 'text.verbatim', params: {}, detail: r.output } },
+        params: { name: r.nameText ?? r.name, output: r.outputText ?? { code: 'text.verbatim', params: {}, detail: r.output } },
       })),
     }),
   checksPassed: (count: number) =>

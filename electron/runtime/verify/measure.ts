@@ -1,5 +1,5 @@
 import type { AcceptanceCheck, CheckResult, ServerText, ServerTextParam } from '../../contract/index.js';
-import { defaultCheckName } from './checkName.js';
+import { defaultCheckName, defaultCheckNameText } from './checkName.js';
 
 /** What a check observed. */
 export interface Observation {
@@ -33,8 +33,10 @@ export async function measureCheck(check: AcceptanceCheck, observe: () => Promis
   } catch (error) {
     observation = observed(false, `check error: ${errorText(error)}`, 'check.error', {}, errorText(error));
   }
+  const nameText = defaultCheckNameText(check);
   return {
     name: defaultCheckName(check),
+    ...(nameText && { nameText }),
     type: check.type,
     passed: observation.passed,
     output: observation.output,

@@ -377,6 +377,8 @@ export const en = {
   'step.abortedCancelled': 'aborted: the task was cancelled',
   'step.abortedUncertain': 'aborted while running: the effect may or may not have happened',
   'step.superseded': 'superseded: the arguments changed after the approval was requested',
+  'checkName.fileAbsent': 'file_exists {path} (absent)',
+  'checkName.jsonPath': 'json_path {path} in {source}',
   'text.verbatim': '{detail}',
   'text.withDetail': '{text}: {detail}',
   'policy.ruleDenies': 'denied by rule "{rule}"',

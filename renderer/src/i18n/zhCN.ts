@@ -378,6 +378,8 @@ export const zhCN: Record<MessageKey, string> = {
   'step.abortedCancelled': '已中止：任务已取消',
   'step.abortedUncertain': '运行时被中止：效果可能已发生也可能未发生',
   'step.superseded': '已作废：请求审批后参数发生了变化',
+  'checkName.fileAbsent': 'file_exists {path}（不存在）',
+  'checkName.jsonPath': 'json_path {path}（位于 {source}）',
   'text.verbatim': '{detail}',
   'text.withDetail': '{text}：{detail}',
   'policy.ruleDenies': '被规则“{rule}”拒绝',

@@ -86,6 +86,12 @@ async function taskPages(page: Page, look: Look, tasks: TaskStates): Promise<voi
     await page.waitForSelector('[data-testid="conversation"] .step-card', WAIT);
     const reason = page.getByTestId('task-detail').locator('> .reason');
     expect(await reason.textContent(), `${which} reason`).toContain(REASONS[which][look.locale]);
+    if (which === 'succeeded') {
+      // A default check name with a word in it reads in the page language too.
+      expect(await page.getByTestId('checks').textContent()).toContain(
+        look.locale === 'zh-CN' ? 'file_exists done.log（不存在）' : 'file_exists done.log (absent)',
+      );
+    }
     await checkView(page, look, `task-${which}`);
   }
 }

@@ -74,3 +74,13 @@ describe('acceptance check results as codes', () => {
     expect(zh).toContain(`（应为 ${'ab'.repeat(32)}）`);
   });
 });
+
+describe('default check names with words in them as codes', () => {
+  it('file_exists (absent) and json_path … in … read in the page language; names given by the user stay as written', async () => {
+    const absent = await fileExistsVerifier.run(check({ type: 'file_exists', path: 'old.log', exists: false }), ws.ctx);
+    expect(translateServerText('en', absent.nameText, '(unknown code)')).toBe(absent.name);
+    expect(translateServerText('zh-CN', absent.nameText, absent.name)).toBe('file_exists old.log（不存在）');
+    const named = await fileExistsVerifier.run(check({ type: 'file_exists', path: 'old.log', exists: false, name: 'log gone' }), ws.ctx);
+    expect(named.nameText).toBeUndefined();
+  });
+});

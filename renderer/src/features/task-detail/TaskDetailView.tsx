@@ -6,7 +6,7 @@ import { ServerSentence } from '../../components/ServerSentence.js';
 import { formatCost, serverTextParts, translate } from '../../i18n/index.js';
 import { ENDED_STATES } from '../../stores/contractValues.js';
 import { taskCounters } from '../../stores/taskCounters.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { Conversation } from './Conversation.js';
 import { finalAnswer } from './conversation.js';
 import { LiveScreen } from './LiveScreen.js';
@@ -28,6 +28,7 @@ function hasDesktop(task: Task, steps: readonly Step[]): boolean {
 export function TaskDetailView({ taskId }: { taskId: string }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
+  const serverText = useServerText();
   const task = useApp((s) => s.tasks[taskId]);
   const steps = useApp((s) => s.steps[taskId] ?? NONE);
   const events = useApp((s) => s.events[taskId] ?? NONE);
@@ -78,7 +79,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           <ul className="checks" data-testid="checks">
             {task.checks.map((c) => (
               <li key={c.name} className={c.passed ? 'pass' : 'fail'}>
-                {c.passed ? '✓' : '✗'} {c.name}
+                {c.passed ? '✓' : '✗'} {serverText(c.nameText, c.name)}
               </li>
             ))}
           </ul>
