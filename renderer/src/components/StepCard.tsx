@@ -107,7 +107,9 @@ export function StepCard({
       </dl>
       {step.error && (
         <p className="error-text" role="note">
-          {labels.error}: <ServerSentence {...(error ?? { sentence: '', detail: step.error })} separator={labels.detailSeparator} />
+          {labels.error}
+          {labels.detailSeparator}
+          <ServerSentence {...(error ?? { sentence: '', detail: step.error })} separator={labels.detailSeparator} />
         </p>
       )}
       {image && (

@@ -31,7 +31,7 @@ describe.skipIf(skip)(`the 简体中文 pass catches English${skip ? ` (skipped:
       await page.evaluate(`window.location.hash = ${JSON.stringify(`#/task/${task.id}`)}`);
       const reason = page.getByTestId('task-detail').locator('> .reason');
       await reason.waitFor(WAIT);
-      expect(await reason.textContent()).toBe('原因: cancelled by the user');
+      expect(await reason.textContent()).toBe('原因：cancelled by the user');
       expect(await englishIn(page)).toEqual(['cancelled by the user']);
 
       // The pass reads a block's text as one: a sentence split over inline elements is caught,

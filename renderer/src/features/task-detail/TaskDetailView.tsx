@@ -50,7 +50,8 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
       <TaskControls task={task} />
       {task.stateReason && (
         <p className="reason">
-          {t('detail.reason')}:{' '}
+          {t('detail.reason')}
+          {t('text.detailSeparator')}
           <ServerSentence
             {...serverTextParts(locale, task.stateReasonText, task.stateReason)}
             separator={translate(locale, 'text.detailSeparator')}
