@@ -4,6 +4,7 @@ import { registerBench } from './commands/bench.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerEval } from './commands/eval.js';
 import { registerAgents } from './commands/agents.js';
+import { registerConfig } from './commands/config.js';
 import { registerCron } from './commands/cron.js';
 import { registerMemory } from './commands/memory.js';
 import { registerQueue } from './commands/queue.js';
@@ -11,6 +12,7 @@ import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
+import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerGrants } from './commands/grants.js';
@@ -39,6 +41,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerSecrets(program);
   registerTokens(program);
   registerGrants(program);
+  registerConfig(program);
+  registerSkills(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

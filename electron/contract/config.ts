@@ -3,61 +3,94 @@ import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
 
-/** The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied. */
+/**
+ * `"$schema"` at the top of a JSON config file: where an editor finds the file's JSON Schema
+ * (`schema/*.schema.json`). Accepted and kept, never read by the runtime.
+ */
+export const SchemaRefSchema = z
+  .string()
+  .min(1)
+  .describe('Where an editor finds this file’s JSON Schema (a path or URL); ignored by Agent Desk.');
+
+/**
+ * The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied.
+ * Every object is strict: an unknown key anywhere is an error, not silently dropped.
+ * Descriptions become the published JSON Schema's hover text (`agent-desk config schema`).
+ */
 export const ConfigSchema = z
   .object({
-    policy: PolicyConfigSchema.default({ rules: { deny: [], ask: [], allow: [] }, networkAllow: [], allowWrites: [], profiles: {} }),
-    budget: BudgetLimitsSchema.default({}),
+    $schema: SchemaRefSchema.optional(),
+    policy: PolicyConfigSchema.default({
+      rules: { deny: [], ask: [], allow: [] },
+      networkAllow: [],
+      allowWrites: [],
+      profiles: {},
+    }).describe('The policy gate: rules in the `Tool(pattern)` form (deny → ask → allow), host and origin allowlists, named profiles.'),
+    budget: BudgetLimitsSchema.default({}).describe(
+      'Default limits for every task (steps, tokens, cost, wall time); a task or playbook may set its own.',
+    ),
     gateway: z
       .object({
-        host: z.string().default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).default(7717),
+        host: z.string().default('127.0.0.1').describe('Interface `agent-desk serve` listens on.'),
+        port: z.number().int().min(0).max(65535).default(7717).describe('Port `agent-desk serve` listens on (0 = any free port).'),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 7717 }),
-    /** Background queue and cron: how many queued tasks run at once, and how late a fire time may still count as on time. */
+      .default({ host: '127.0.0.1', port: 7717 })
+      .describe('The headless gateway (`agent-desk serve`).'),
     scheduler: z
       .object({
-        concurrency: z.number().int().min(1).max(64).default(4),
-        missedGraceMs: z.number().int().min(0).default(60_000),
+        concurrency: z.number().int().min(1).max(64).default(4).describe('How many queued tasks run at once.'),
+        missedGraceMs: z.number().int().min(0).default(60_000).describe('How late a cron fire time may still count as on time.'),
       })
       .strict()
-      .default({ concurrency: 4, missedGraceMs: 60_000 }),
-    /** Desktop sandboxes: ready containers kept warm, and an image to use instead of the built one. */
+      .default({ concurrency: 4, missedGraceMs: 60_000 })
+      .describe('Background queue and cron.'),
     sandbox: z
       .object({
-        poolSize: z.number().int().min(0).max(16).default(0),
-        image: z.string().optional(),
-        /** Hosts (`host[:port]` globs) sandboxes may reach through the runtime's proxy; empty = network none. */
-        egressAllow: z.array(z.string()).default([]),
-        /** Live-view frames per second while a task holds a desktop (0 = only frames taken after actions). */
-        liveFps: z.number().min(0).max(30).default(5),
-        /** The desktop's screen; screenshots shown to a model may be smaller (the runtime scales). */
+        poolSize: z.number().int().min(0).max(16).default(0).describe('Ready desktop containers kept warm.'),
+        image: z.string().optional().describe('An image to use instead of the built agent-desk/desktop.'),
+        egressAllow: z
+          .array(z.string())
+          .default([])
+          .describe('Hosts (`host[:port]` globs) sandboxes may reach through the runtime’s proxy; empty = network none.'),
+        liveFps: z
+          .number()
+          .min(0)
+          .max(30)
+          .default(5)
+          .describe('Live-view frames per second while a task holds a desktop (0 = only frames taken after actions).'),
         screen: z
           .object({ width: z.number().int().min(320).max(7680), height: z.number().int().min(240).max(4320) })
           .strict()
-          .default({ width: 1280, height: 800 }),
+          .default({ width: 1280, height: 800 })
+          .describe('The desktop’s screen; screenshots shown to a model may be smaller (the runtime scales).'),
       })
       .strict()
-      .default({ poolSize: 0, egressAllow: [], liveFps: 5, screen: { width: 1280, height: 800 } }),
-    /** The host browser tier: a persistent profile folder (relative to the data folder) shared by tasks; absent = a fresh context per task. */
+      .default({ poolSize: 0, egressAllow: [], liveFps: 5, screen: { width: 1280, height: 800 } })
+      .describe('Disposable desktop sandboxes (Docker).'),
     browser: z
-      .object({ profileDir: z.string().min(1).max(4096).optional() })
+      .object({ profileDir: z.string().min(1).max(4096).optional().describe('Persistent profile folder, relative to the data folder.') })
       .strict()
-      .default({}),
-    /**
-     * Cross-session memory: with `inPrompt`, a goal task's model gets the notes of its own scopes
-     * (its workspace, its agent) in its stable prefix. Off by default: notes then go to a model
-     * provider only when a task searches them.
-     */
+      .default({})
+      .describe('The host browser tier: a persistent profile shared by tasks; absent = a fresh context per task.'),
+    // Off by default: notes then go to a model provider only when a task searches them.
     memory: z
-      .object({ inPrompt: z.boolean().default(false) })
+      .object({
+        inPrompt: z
+          .boolean()
+          .default(false)
+          .describe('Give a goal task’s model the notes of its own scopes (workspace, agent) in its stable prefix.'),
+      })
       .strict()
-      .default({ inPrompt: false }),
-    /** `FULL` also survives power loss, at some cost per step. */
-    durability: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
-    /** Model providers (keys by secret name), the default model and the price table. */
-    models: ModelsConfigSchema.default({ providers: {}, prices: {} }),
+      .default({ inPrompt: false })
+      .describe('Cross-session memory.'),
+    durability: z
+      .enum(['NORMAL', 'FULL'])
+      .default('NORMAL')
+      .describe('SQLite durability: `FULL` also survives power loss, at some cost per step.'),
+    models: ModelsConfigSchema.default({ providers: {}, prices: {} }).describe(
+      'Model providers (keys by secret name, never the key itself), the default model and the price table.',
+    ),
   })
   .strict();
 /** The runtime configuration. */

@@ -32,3 +32,4 @@ export * from './settingsMethods.js';
 export * from './intentMethods.js';
 export * from './recordMethods.js';
 export * from './serverText.js';
+export * from './skill.js';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { MethodSpec } from './methods.js';
+import { SchemaRefSchema } from './config.js';
+import { SecretNameSchema } from './settingsMethods.js';
 import { RiskClassSchema } from './tool.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
@@ -10,31 +12,108 @@ export const McpServerNameSchema = z
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_)){0,39}$/, 'letters, digits, "-" or single "_", at most 40, starting with a letter or digit');
 
 const ServerCommon = {
-  /** Per-call timeout; a call that exceeds it marks the server unresponsive so the router falls back. */
-  timeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
-  /** tool name → capabilities it provides (e.g. `file.read`), so the router can fall back across tiers. */
-  capabilities: z.record(z.string(), z.array(z.string().min(1))).default({}),
-  enabled: z.boolean().default(true),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(60_000)
+    .describe('Per-call timeout (ms); a call that exceeds it marks the server unresponsive so the router falls back.'),
+  capabilities: z
+    .record(z.string(), z.array(z.string().min(1)))
+    .default({})
+    .describe('Tool name → capabilities it provides (e.g. `file.read`), so the router can fall back across tiers.'),
+  enabled: z.boolean().default(true).describe('A disabled server is kept in the file but not connected.'),
 };
 
 /** A server started as a child process speaking MCP over stdio. */
 export const McpStdioServerSchema = z
   .object({
-    transport: z.literal('stdio'),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
+    transport: z.literal('stdio').describe('Started as a child process speaking MCP over stdio.'),
+    command: z.string().min(1).describe('The program to start, e.g. `npx`.'),
+    args: z.array(z.string()).default([]).describe('Its arguments.'),
+    env: z.record(z.string(), z.string()).default({}).describe('Extra environment variables for the child process.'),
+    cwd: z.string().optional().describe('Its working folder.'),
     ...ServerCommon,
   })
   .strict();
 
+/** An OAuth redirect URI of a native app (RFC 8252 §7.3): `http://127.0.0.1|localhost|[::1]:<port>/<path>`, where Agent Desk itself listens — never a remote page. */
+export const McpOAuthRedirectUriSchema = z
+  .url({ protocol: /^http$/ })
+  .regex(
+    /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5}(?:\/[^?#]*)?$/,
+    'a redirect URI must be http://127.0.0.1, localhost or [::1] with a port (Agent Desk listens there), and no query',
+  );
+
+/**
+ * OAuth for one HTTP server (all optional: a server that answers 401 gets the SDK's discovery and
+ * dynamic registration with nothing configured). Secrets are named, never written here.
+ */
+export const McpOAuthSchema = z
+  .object({
+    /**
+     * `authorization_code` (default): a person consents in the browser (PKCE). `client_credentials`:
+     * no person, the pre-registered client's own credentials buy the token (servers, CI).
+     */
+    grant: z
+      .enum(['authorization_code', 'client_credentials'])
+      .default('authorization_code')
+      .describe('authorization_code: a person consents in the browser (PKCE); client_credentials: a confidential client with no person.'),
+    /** A client registered beforehand with the authorization server (no dynamic registration then). */
+    clientId: z.string().min(1).max(500).optional().describe('A client registered beforehand with the authorization server.'),
+    /** Name of the stored secret holding that client's secret (`agent-desk secrets set <name>`); absent for a public client. */
+    clientSecretSecret: SecretNameSchema.optional().describe(
+      'Name of the stored secret holding that client’s secret (agent-desk secrets set <name>).',
+    ),
+    /** Scopes to ask for when neither the server's 401 nor its metadata name any. */
+    clientKeySecret: SecretNameSchema.optional().describe(
+      'Name of the stored secret holding that client’s private key (PEM): it authenticates with a signed assertion (private_key_jwt) instead of a secret.',
+    ),
+    clientKeyAlgorithm: z
+      .enum(['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'EdDSA'])
+      .default('ES256')
+      .describe('The signing algorithm of that key.'),
+    scope: z.string().min(1).max(1000).optional().describe('Scopes to ask for when neither the server’s 401 nor its metadata name any.'),
+    /** Fixed loopback redirect URI (a pre-registered client needs the one it was registered with); default an ephemeral port. */
+    redirectUri: McpOAuthRedirectUriSchema.optional().describe(
+      'Fixed loopback redirect URI, e.g. http://127.0.0.1:8765/callback (default: an ephemeral port).',
+    ),
+    /** An https URL of a client ID metadata document (SEP-991), used as client_id where the server supports it. */
+    clientMetadataUrl: z
+      .url({ protocol: /^https$/ })
+      .optional()
+      .describe('An https client ID metadata document (SEP-991), used as client_id where supported.'),
+  })
+  .strict()
+  .refine((o) => o.clientSecretSecret === undefined || o.clientId !== undefined, {
+    message: 'clientSecretSecret needs clientId (the pre-registered client it belongs to)',
+    path: ['clientSecretSecret'],
+  })
+  .refine((o) => o.clientKeySecret === undefined || (o.clientId !== undefined && o.clientSecretSecret === undefined), {
+    message: 'clientKeySecret needs clientId, and replaces clientSecretSecret (one way to authenticate the client)',
+    path: ['clientKeySecret'],
+  })
+  .refine(
+    (o) => o.grant !== 'client_credentials' || (o.clientId !== undefined && (o.clientSecretSecret ?? o.clientKeySecret) !== undefined),
+    {
+      message:
+        'the client_credentials grant needs clientId and clientSecretSecret or clientKeySecret (a pre-registered confidential client)',
+      path: ['grant'],
+    },
+  );
+/** OAuth settings of an HTTP server. */
+export type McpOAuth = z.infer<typeof McpOAuthSchema>;
+
 /** A server reached over MCP Streamable HTTP. */
 export const McpHttpServerSchema = z
   .object({
-    transport: z.literal('http'),
-    url: z.url({ protocol: /^https?$/ }),
-    headers: z.record(z.string(), z.string()).default({}),
+    transport: z.literal('http').describe('Reached over MCP Streamable HTTP.'),
+    url: z.url({ protocol: /^https?$/ }).describe('The server’s MCP endpoint (http or https).'),
+    headers: z.record(z.string(), z.string()).default({}).describe('Extra request headers (the file is written 0600).'),
+    oauth: McpOAuthSchema.optional().describe(
+      'OAuth for a server that answers 401 (optional: discovery and dynamic registration need nothing here). Tokens go to the secret store, never this file.',
+    ),
     ...ServerCommon,
   })
   .strict();
@@ -44,8 +123,16 @@ export const McpServerConfigSchema = z.discriminatedUnion('transport', [McpStdio
 /** An MCP server's configuration. */
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
-/** The MCP config file: named servers. */
-export const McpConfigFileSchema = z.object({ servers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}) }).strict();
+/** The MCP config file (`$AGENT_DESK_HOME/mcp.json`): named servers, strict at every depth. */
+export const McpConfigFileSchema = z
+  .object({
+    $schema: SchemaRefSchema.optional(),
+    servers: z
+      .record(McpServerNameSchema, McpServerConfigSchema)
+      .default({})
+      .describe('Servers by name; a server’s tools are offered as `mcp__<name>__<tool>`.'),
+  })
+  .strict();
 /** The parsed MCP config file. */
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 

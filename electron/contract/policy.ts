@@ -9,9 +9,10 @@ export type PolicyEffect = z.infer<typeof PolicyEffectSchema>;
 
 /**
  * Where a decision came from: a configured rule, a remembered approval, a default risk rule,
- * the task's agent (its tool allowlist) or its policy profile (one the config does not define).
+ * the task's agent (its tool allowlist), its policy profile (one the config does not define), or
+ * a skill in use (its `allowed-tools`).
  */
-export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile']);
+export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile', 'skill']);
 
 /** A policy decision, recorded on the step it gated. */
 export const PolicyDecisionSchema = z.object({
@@ -36,29 +37,33 @@ export const PolicyDecisionSchema = z.object({
 export type PolicyDecision = z.infer<typeof PolicyDecisionSchema>;
 
 /** Rules in the familiar `Tool(pattern)` form, evaluated deny → ask → allow. */
-export const PolicyRulesSchema = z.object({
-  deny: z.array(z.string()).default([]),
-  ask: z.array(z.string()).default([]),
-  allow: z.array(z.string()).default([]),
-});
+export const PolicyRulesSchema = z
+  .object({
+    deny: z.array(z.string()).default([]),
+    ask: z.array(z.string()).default([]),
+    allow: z.array(z.string()).default([]),
+  })
+  .strict();
 /** Configured policy rules. */
 export type PolicyRules = z.infer<typeof PolicyRulesSchema>;
 
 /** Policy configuration: rules plus the external_http host allowlist. */
-export const PolicyConfigSchema = z.object({
-  rules: PolicyRulesSchema.default({ deny: [], ask: [], allow: [] }),
-  /** Hosts (globs, optional `:port`) that external_http may reach without asking. */
-  networkAllow: z.array(z.string()).default([]),
-  /**
-   * Origins (`scheme://host[:port]`, globs: `http://127.0.0.1:*`) whose state-changing requests
-   * from a task's browser pass the effect gate without asking. Payment-like requests still ask.
-   */
-  allowWrites: z.array(z.string()).default([]),
-  /**
-   * Named rule sets a task may use instead of `rules` (`task.policyProfile`, else its agent's
-   * `policyProfile`); the defaults and `networkAllow` apply to every profile alike.
-   */
-  profiles: z.record(z.string().min(1).max(100), PolicyRulesSchema).default({}),
-});
+export const PolicyConfigSchema = z
+  .object({
+    rules: PolicyRulesSchema.default({ deny: [], ask: [], allow: [] }),
+    /** Hosts (globs, optional `:port`) that external_http may reach without asking. */
+    networkAllow: z.array(z.string()).default([]),
+    /**
+     * Origins (`scheme://host[:port]`, globs: `http://127.0.0.1:*`) whose state-changing requests
+     * from a task's browser pass the effect gate without asking. Payment-like requests still ask.
+     */
+    allowWrites: z.array(z.string()).default([]),
+    /**
+     * Named rule sets a task may use instead of `rules` (`task.policyProfile`, else its agent's
+     * `policyProfile`); the defaults and `networkAllow` apply to every profile alike.
+     */
+    profiles: z.record(z.string().min(1).max(100), PolicyRulesSchema).default({}),
+  })
+  .strict();
 /** Policy configuration. */
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;

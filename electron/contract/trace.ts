@@ -26,6 +26,7 @@ export const TraceEventTypeSchema = z.enum([
   'tool.progress',
   'user.asked',
   'user.answered',
+  'skills.loaded',
 ]);
 /** A trace event type. */
 export type TraceEventType = z.infer<typeof TraceEventTypeSchema>;

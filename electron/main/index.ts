@@ -1,5 +1,5 @@
 // Electron composition root: one window over the runtime, hosted in this main process.
-import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openRuntime } from '../capabilities/composition/openRuntime.js';
 import { connectConfiguredMcpServers } from '../capabilities/mcp/mcpRuntimeParts.js';
@@ -37,7 +37,10 @@ function openAppRuntime(): AgentRuntime {
   const home = resolveHome();
   const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
   // A long-lived process like `serve`: the warm sandbox pool fills now.
-  return openRuntime('full', { warmSandboxes: true, ...(secrets ? { secrets } : {}) });
+  // An MCP server's OAuth consent opens in the user's browser (http(s) only); it comes back to the runtime's loopback listener.
+  const openUrl = (url: URL): Promise<void> =>
+    /^https?:$/.test(url.protocol) ? shell.openExternal(url.href) : Promise.reject(new Error(`not opening ${url.protocol} URL`));
+  return openRuntime('full', { warmSandboxes: true, openUrl, ...(secrets ? { secrets } : {}) });
 }
 
 /** Starts the app: single instance, hardened session, the runtime and its window. */

@@ -22,6 +22,8 @@ import { redactedLog } from './secrets/redactedLog.js';
 import { boundSecrets } from './secrets/secretRefs.js';
 import { SecretHostBindings } from './secrets/secretHosts.js';
 import { secretFeed, type SecretStore } from './secrets/secretStore.js';
+import { SkillActivations } from './skills/activations.js';
+import { skillsReadTool } from './skills/skillsReadTool.js';
 import { Store } from './store/store.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -78,6 +80,8 @@ export class AgentRuntime {
   /** Revocable gateway tokens with chosen scopes (transports authenticate by them). */
   readonly tokens: TokenRepo;
   readonly startedAt: string;
+  /** The skills each task has in use (read by `skills.read`); the gate narrows calls by them. */
+  readonly skills: SkillActivations;
 
   constructor(readonly options: RuntimeOptions) {
     const clock = options.clock ?? systemClock;
@@ -89,7 +93,9 @@ export class AgentRuntime {
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
     this.registry = new ToolRegistry();
-    for (const tool of [...builtinTools(), ...(options.tools ?? [])]) this.registry.register(tool);
+    this.skills = new SkillActivations(this.store.db);
+    const skillsTool = skillsReadTool({ home: options.home, activations: this.skills });
+    for (const tool of [...builtinTools(), skillsTool, ...(options.tools ?? [])]) this.registry.register(tool);
     this.trace = new TraceLog(this.store.trace, this.redactor, clock);
     const emit: EngineDeps['emit'] = (name, payload) => this.bus.emit(name, payload);
     this.approvals = new ApprovalBroker(this.store, this.trace, this.redactor, clock, emit);
@@ -98,6 +104,7 @@ export class AgentRuntime {
       options.config.policy,
       { findGrant: (q) => this.store.grants.find({ ...q, subject: this.redactor.text(q.subject) }) },
       agentPolicyLookup(this.store.db),
+      this.skills,
     );
     this.gate = gate;
     // Model planners are offered only the tools a task's agent may use.

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { AgentRuntime, type RuntimeOptions } from '../../runtime/agentRuntime.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { agentHandlers } from '../../runtime/gateway/agentHandlers.js';
@@ -15,10 +15,18 @@ import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimePa
 import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 
-/** The package version, read once from package.json. */
+/**
+ * The package version from package.json: four folders up from the built file (dist/electron/…),
+ * three from the source one, so the composition also runs from source (tests).
+ */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const up of ['../../../../package.json', '../../../package.json']) {
+    const file = new URL(up, import.meta.url);
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === 'agent-desk') return pkg.version;
+  }
+  throw new Error(`package.json of agent-desk not found above ${import.meta.url}`);
 }
 
 /**
@@ -32,7 +40,10 @@ export type RuntimeRole = 'full' | 'control';
  * The one composition of the runtime with its real capabilities, shared by the CLI and the
  * Electron main process: data under AGENT_DESK_HOME, config from its config.json.
  */
-export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: boolean; secrets?: SecretStore } = {}): AgentRuntime {
+export function openRuntime(
+  role: RuntimeRole = 'full',
+  opts: { warmSandboxes?: boolean; secrets?: SecretStore; openUrl?: (url: URL) => Promise<void> } = {},
+): AgentRuntime {
   const home = resolveHome();
   const config = loadConfig(home);
   const version = packageVersion();
@@ -47,7 +58,8 @@ export function openRuntime(role: RuntimeRole = 'full', opts: { warmSandboxes?: 
     handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
-  const mcp = mcpRuntimeParts(home, version);
+  // An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron); headless, `mcp login` prints it.
+  const mcp = mcpRuntimeParts(home, version, secrets, opts.openUrl && { openUrl: opts.openUrl });
   // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
   const browser = browserRuntimeParts(config, home, (text) => rt.redactor.text(text) !== text);
   const desktop = desktopRuntimeParts({

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpConfigFileSchema, type McpConfigFile } from '../../contract/index.js';
-import { AgentDeskError, describeIssues, issuesFromZod } from '../../runtime/errors.js';
+import { parseJsonConfigFile } from '../../runtime/configFiles/configFileIssues.js';
 
 /** `$AGENT_DESK_HOME/mcp.json`: the configured servers (kept apart from config.json, like other MCP hosts do). */
 export const mcpConfigPath = (home: string): string => path.join(home, 'mcp.json');
@@ -23,18 +23,7 @@ export interface CachedMcpTool {
 export function loadMcpConfig(home: string): McpConfigFile {
   const file = mcpConfigPath(home);
   if (!existsSync(file)) return { servers: {} };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new AgentDeskError('invalid_params', `${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = McpConfigFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error.issues);
-    throw new AgentDeskError('invalid_params', `${file} is invalid:\n${describeIssues(issues)}`, { issues });
-  }
-  return parsed.data;
+  return parseJsonConfigFile(McpConfigFileSchema, readFileSync(file, 'utf8'), file);
 }
 
 /** Writes mcp.json atomically (it may hold header tokens: mode 0600). */

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -13,11 +14,14 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Availability, McpServerConfig, McpServerState } from '../../contract/index.js';
+import type { SecretStore } from '../../runtime/secrets/secretStore.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { McpCallTimer } from './mcpCallTimer.js';
 import { catalogEntries, listCatalog, type McpCatalog } from './mcpCatalogTools.js';
 import { answerElicitation, type AskingCall } from './mcpElicitation.js';
 import type { CachedMcpTool } from './mcpConfigFile.js';
+import { McpAuthRequiredError, type McpConsent } from './oauth/mcpAuthRequired.js';
+import { McpOAuthProvider } from './oauth/mcpOAuthProvider.js';
 
 /** Progress reported by a server during one call. */
 export interface McpProgress {
@@ -35,7 +39,12 @@ export interface McpConnectionOptions {
   onTools(server: string, tools: CachedMcpTool[]): void;
   /** Told on every state change (for logs and events). */
   onState?(server: string, state: McpServerState, reason: string | undefined): void;
+  /** OAuth for HTTP servers: tokens kept in `secrets`; `consent` shows the page (absent: headless, login by CLI). */
+  auth?: { secrets: SecretStore; consent?: McpConsent };
 }
+
+/** How a handshake ended: connected, or a consent page was opened and the browser is awaited. */
+type Handshake = { client: Client } | { awaitingConsent: StreamableHTTPClientTransport };
 
 const STDERR_TAIL = 2000;
 const PROBE_TIMEOUT_MS = 5000;
@@ -59,6 +68,10 @@ export class McpConnection {
   private calls = 0;
   private probing = false;
   private readonly asking: AskingCall[] = [];
+  /** The OAuth client of the current link (its transport asks it for tokens on every request). */
+  private oauth: McpOAuthProvider | undefined;
+  /** The last attempt failed for want of a login (not a broken link). */
+  private needsLogin = false;
 
   constructor(
     readonly name: string,
@@ -99,16 +112,22 @@ export class McpConnection {
   /** Tools of an idle server are offered (it connects on first use); a failed or closed one's are not. */
   availability(): Availability {
     if (!this.config.enabled) return { available: false, reason: `MCP server "${this.name}" is disabled` };
+    // Waiting for a login where a consent page can be shown (the desktop): a task's call is what opens it.
+    if (this.stateValue === 'failed' && this.needsLogin && this.options.auth?.consent) return { available: true };
     if (this.stateValue === 'failed' || this.stateValue === 'closed') {
       return { available: false, reason: `MCP server "${this.name}" is ${this.stateValue}: ${this.reasonValue ?? 'unknown reason'}` };
     }
     return { available: true };
   }
 
-  /** Connects (once; concurrent callers share the attempt) and returns the live client. */
-  async connect(): Promise<Client> {
+  /**
+   * Connects (once; concurrent callers share the attempt) and returns the live client. Only a
+   * foreground attempt (a call, a person's add/test/login) may open a consent page; background
+   * ones (start-up, reconnects) never pop a browser up unasked.
+   */
+  async connect(foreground = true): Promise<Client> {
     if (this.client && this.stateValue === 'connected') return this.client;
-    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    this.connecting ??= this.open(foreground).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
@@ -153,18 +172,42 @@ export class McpConnection {
     send: (client: Client, options: RequestOptions, timer: McpCallTimer) => Promise<T>,
   ): Promise<T> {
     const client = await this.connect().catch((error: unknown) => {
+      if (error instanceof McpAuthRequiredError) throw new ToolError(error.message, true, 'mcp_auth_required');
       throw new ToolError(`MCP server "${this.name}" cannot be reached: ${messageOf(error)}`, true, 'mcp_unavailable');
     });
     // Our timer, not the SDK's: it also stands still while the user answers the server's question.
     const timer = new McpCallTimer(this.config.timeoutMs, signal);
     this.calls++;
+    const options = { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS };
     try {
-      return await send(client, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS }, timer);
+      try {
+        return await send(client, options, timer);
+      } catch (error) {
+        // A 403 insufficient_scope mid-session (step-up) opened a consent page: the refused request ran nowhere, so it is sent again once.
+        if (!(await this.finishStepUp(error, timer))) throw error;
+        return await send(client, options, timer);
+      }
     } catch (error) {
       throw this.callFailure(what, error, signal, timer.timedOut);
     } finally {
       timer.dispose();
       this.calls--;
+    }
+  }
+
+  /** After a request refused for want of authorization: waits for the consent it opened and buys the new token (true), or says none is open. */
+  private async finishStepUp(error: unknown, timer: McpCallTimer): Promise<boolean> {
+    const oauth = this.oauth;
+    const transport = this.transport;
+    if (!(error instanceof UnauthorizedError) || !oauth?.awaitingConsent || !(transport instanceof StreamableHTTPClientTransport))
+      return false;
+    timer.pause(); // the person's time in the browser is not the server's
+    try {
+      await transport.finishAuth(await oauth.consentCode());
+      return true;
+    } finally {
+      timer.resume();
+      await oauth.close();
     }
   }
 
@@ -181,14 +224,51 @@ export class McpConnection {
     this.setState('closed', 'closed by Agent Desk');
   }
 
-  private async open(): Promise<Client> {
+  private async open(foreground: boolean): Promise<Client> {
     clearTimeout(this.reconnectTimer);
     this.closedByUs = false;
     this.setState('connecting', undefined);
+    const oauth = this.oauthProvider(foreground);
+    this.oauth = oauth;
+    try {
+      await this.refreshExpiredToken(oauth);
+      let done = await this.handshake(oauth);
+      if ('awaitingConsent' in done) {
+        // The person consents in the browser; the code it brings back buys the tokens, then a fresh handshake.
+        await done.awaitingConsent.finishAuth(await oauth!.consentCode());
+        done = await this.handshake(oauth);
+        if ('awaitingConsent' in done) throw new Error('the server asked for consent again right after it was given');
+      }
+      this.reconnectAttempt = 0;
+      this.needsLogin = false;
+      this.setState('connected', undefined);
+      return done.client;
+    } catch (error) {
+      this.needsLogin = error instanceof McpAuthRequiredError;
+      const reason = error instanceof McpAuthRequiredError ? error.message : `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      this.lost(reason);
+      throw error instanceof McpAuthRequiredError ? error : new Error(reason);
+    } finally {
+      await oauth?.close();
+    }
+  }
+
+  /** An access token known to be expired is renewed before the handshake (a refresh that fails may need consent). */
+  private async refreshExpiredToken(oauth: McpOAuthProvider | undefined): Promise<void> {
+    if ((await oauth?.refreshIfExpired()) !== 'REDIRECT') return;
+    await auth(oauth!, { serverUrl: this.httpUrl(), authorizationCode: await oauth!.consentCode() });
+  }
+
+  /** One client and transport through `initialize` and the first tool list. */
+  private async handshake(oauth: McpOAuthProvider | undefined): Promise<Handshake> {
     // Form elicitation: a server's question mid-call becomes a waiting_user prompt of the calling task.
-    const client = new Client({ name: 'agent-desk', version: this.options.clientVersion }, { capabilities: { elicitation: { form: {} } } });
+    // applyDefaults: fields the person left empty get the defaults the server's schema names.
+    const client = new Client(
+      { name: 'agent-desk', version: this.options.clientVersion },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    );
     client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(this.name, [...this.asking], request.params));
-    const transport = this.makeTransport();
+    const transport = this.makeTransport(oauth);
     // Only the current transport may mark the server dead: an old one closing late must not.
     transport.onclose = () => {
       if (this.transport === transport) this.lost(`the server ${this.describeExit()}`);
@@ -202,16 +282,33 @@ export class McpConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.discover(client).catch(() => undefined));
       this.client = client;
       await this.discover(client);
-      this.reconnectAttempt = 0;
-      this.setState('connected', undefined);
-      return client;
+      return { client };
     } catch (error) {
-      const reason = `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      this.client = undefined;
       this.transport = undefined;
       await transport.close().catch(() => undefined);
-      this.lost(reason);
-      throw new Error(reason);
+      if (error instanceof UnauthorizedError && oauth?.awaitingConsent && transport instanceof StreamableHTTPClientTransport) {
+        return { awaitingConsent: transport };
+      }
+      throw error;
     }
+  }
+
+  private oauthProvider(foreground: boolean): McpOAuthProvider | undefined {
+    if (this.config.transport !== 'http' || !this.options.auth) return undefined;
+    const consent = foreground ? this.options.auth.consent : undefined;
+    return new McpOAuthProvider({
+      server: this.name,
+      url: this.config.url,
+      oauth: this.config.oauth,
+      secrets: this.options.auth.secrets,
+      ...(consent && { consent }),
+      clientVersion: this.options.clientVersion,
+    });
+  }
+
+  private httpUrl(): string {
+    return this.config.transport === 'http' ? this.config.url : '';
   }
 
   private async discover(client: Client): Promise<void> {
@@ -233,9 +330,13 @@ export class McpConnection {
     this.options.onTools(this.name, [...tools, ...catalogEntries(client.getServerCapabilities(), tools)]);
   }
 
-  private makeTransport(): Transport {
+  private makeTransport(oauth: McpOAuthProvider | undefined): Transport {
     if (this.config.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } });
+      // The SDK's default redirect policy stays: a redirect to another origin is not followed, so a token never leaves its server.
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers },
+        ...(oauth && { authProvider: oauth }),
+      });
     }
     const transport = new StdioClientTransport({
       command: this.config.command,
@@ -283,7 +384,7 @@ export class McpConnection {
     this.reconnectAttempt++;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      if (this.stateValue === 'failed' && !this.closedByUs) void this.connect().catch(() => undefined);
+      if (this.stateValue === 'failed' && !this.closedByUs) void this.connect(false).catch(() => undefined);
     }, delay);
     this.reconnectTimer.unref();
   }
@@ -294,6 +395,8 @@ export class McpConnection {
    */
   private callFailure(tool: string, error: unknown, signal: AbortSignal, timedOut: boolean): Error {
     if (signal.aborted) return new ToolError(`call of ${tool} on "${this.name}" was cancelled`, false, 'aborted');
+    // Refused before it ran (401/403 and no consent possible here): the link itself is fine.
+    if (error instanceof McpAuthRequiredError) return new ToolError(error.message, true, 'mcp_auth_required');
     if (timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
       const reason = `did not answer ${tool} within ${this.config.timeoutMs} ms`;
       // A hung server would stall every later call too: drop it and let the router fall back.

@@ -1,11 +1,14 @@
 import type { McpServerConfig, McpServerProbe, McpServerStatus } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
+import type { SecretStore } from '../../runtime/secrets/secretStore.js';
 import type { ToolRegistry } from '../../runtime/tools/registry.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { loadMcpConfig, loadToolCache, saveMcpConfig, saveToolCache, type CachedMcpTool } from './mcpConfigFile.js';
 import { catalogRemoteName, catalogTool, type McpCatalog } from './mcpCatalogTools.js';
 import { McpConnection } from './mcpConnection.js';
 import { mcpTool } from './mcpTool.js';
+import { McpAuthRequiredError, type McpConsent } from './oauth/mcpAuthRequired.js';
+import { McpOAuthStore } from './oauth/mcpOAuthStore.js';
 
 /** How a manager is set up. */
 export interface McpManagerOptions {
@@ -14,6 +17,10 @@ export interface McpManagerOptions {
   clientVersion?: string;
   /** Default 1 s, 2 s, 5 s, 10 s, then every 30 s; [] turns reconnecting off. */
   reconnectDelaysMs?: readonly number[];
+  /** Where HTTP servers' OAuth tokens and client registrations are kept (absent: no OAuth). */
+  secrets?: SecretStore;
+  /** Shows a consent page (the desktop opens the browser); absent, a server needing one says to run `agent-desk mcp login`. */
+  consent?: McpConsent;
 }
 
 const DEFAULT_RECONNECT_MS = [1000, 2000, 5000, 10_000, 30_000];
@@ -65,7 +72,7 @@ export class McpManager {
         .filter(([, config]) => config.enabled)
         .map(([name, config]) =>
           this.connectionFor(name, config)
-            .connect()
+            .connect(false)
             .catch(() => undefined),
         ),
     );
@@ -85,7 +92,7 @@ export class McpManager {
       throw new AgentDeskError('conflict', `an MCP server named "${name}" exists; remove it first or pass replace`, { name });
     }
     await this.drop(name);
-    saveMcpConfig(this.options.home, { servers: { ...file.servers, [name]: config } });
+    saveMcpConfig(this.options.home, { ...file, servers: { ...file.servers, [name]: config } });
     const connection = this.connectionFor(name, config);
     if (config.enabled) await connection.connect().catch(() => undefined);
     return this.status(name, connection);
@@ -98,10 +105,46 @@ export class McpManager {
     await this.drop(name);
     if (existed) {
       const { [name]: _removed, ...rest } = file.servers;
-      saveMcpConfig(this.options.home, { servers: rest });
+      saveMcpConfig(this.options.home, { ...file, servers: rest });
     }
     saveToolCache(this.options.home, name, undefined);
+    this.forgetOAuth(name, file.servers[name]);
     return existed;
+  }
+
+  /**
+   * Authorizes Agent Desk with an HTTP server through `consent` (its page printed or opened,
+   * the browser coming back to a loopback listener): tokens land in the secret store and the
+   * server is connected. Tokens still valid (or refreshable) need no page; `fresh` forgets them first.
+   */
+  async login(name: string, consent: McpConsent, fresh = false): Promise<McpServerStatus> {
+    const config = loadMcpConfig(this.options.home).servers[name];
+    if (!config) throw new AgentDeskError('not_found', `no MCP server named "${name}" in mcp.json`, { name });
+    if (config.transport !== 'http')
+      throw new AgentDeskError('invalid_params', `MCP server "${name}" is a stdio server: OAuth is for HTTP servers`, { name });
+    if (!this.options.secrets) throw new AgentDeskError('unavailable', 'this runtime keeps no secrets: OAuth tokens have nowhere to go');
+    if (fresh) new McpOAuthStore(this.options.secrets, name, config.url).forgetTokens();
+    await this.drop(name);
+    const connection = this.connectionFor(name, config, consent);
+    try {
+      await connection.connect();
+    } catch (error) {
+      throw new AgentDeskError('unavailable', `MCP server "${name}": ${(error as Error).message}`, { name });
+    }
+    return this.status(name, connection);
+  }
+
+  /** Forgets a server's OAuth tokens and client registration (the next use needs a login); true when any were stored. */
+  async logout(name: string): Promise<boolean> {
+    const config = loadMcpConfig(this.options.home).servers[name];
+    if (!config) throw new AgentDeskError('not_found', `no MCP server named "${name}" in mcp.json`, { name });
+    await this.drop(name);
+    return this.forgetOAuth(name, config);
+  }
+
+  private forgetOAuth(name: string, config: McpServerConfig | undefined): boolean {
+    if (config?.transport !== 'http' || !this.options.secrets) return false;
+    return new McpOAuthStore(this.options.secrets, name, config.url).forgetAll();
   }
 
   /** Connects to a configured server and lists its tools, resources and prompts. */
@@ -124,6 +167,7 @@ export class McpManager {
     try {
       await connection.connect();
     } catch (error) {
+      if (error instanceof McpAuthRequiredError) throw error;
       throw new AgentDeskError('unavailable', `MCP server "${name}": ${(error as Error).message}`, { name });
     }
     return connection;
@@ -149,14 +193,16 @@ export class McpManager {
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 
-  private connectionFor(name: string, config: McpServerConfig): McpConnection {
+  private connectionFor(name: string, config: McpServerConfig, consent = this.options.consent): McpConnection {
     const existing = this.connections.get(name);
     if (existing && JSON.stringify(existing.config) === JSON.stringify(config)) return existing;
     if (existing) void existing.close();
+    const secrets = this.options.secrets;
     const connection = new McpConnection(name, config, {
       clientVersion: this.options.clientVersion ?? '0.0.0',
       reconnectDelaysMs: this.options.reconnectDelaysMs ?? DEFAULT_RECONNECT_MS,
       onTools: (server, tools) => this.syncTools(server, tools),
+      ...(secrets && { auth: { secrets, ...(consent && { consent }) } }),
     });
     this.connections.set(name, connection);
     return connection;

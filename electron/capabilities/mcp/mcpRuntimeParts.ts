@@ -1,9 +1,11 @@
 import type { McpServerStatus } from '../../contract/index.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import type { Handlers } from '../../runtime/gateway/handlers.js';
+import type { SecretStore } from '../../runtime/secrets/secretStore.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { mcpHandlers } from './mcpHandlers.js';
 import { McpManager } from './mcpManager.js';
+import type { McpConsent } from './oauth/mcpAuthRequired.js';
 
 /** What an entry point adds to RuntimeOptions for MCP, plus `attach` once the runtime exists. */
 export interface McpRuntimeParts {
@@ -19,8 +21,8 @@ export interface McpRuntimeParts {
  * use), the `mcp.servers.*` handlers, and closing every connection with the runtime. A broken
  * mcp.json does not stop the runtime: MCP tools are left out and `mcp servers list` reports it.
  */
-export function mcpRuntimeParts(home: string, version: string): McpRuntimeParts {
-  const manager = new McpManager({ home, clientVersion: version });
+export function mcpRuntimeParts(home: string, version: string, secrets: SecretStore, consent?: McpConsent): McpRuntimeParts {
+  const manager = new McpManager({ home, clientVersion: version, secrets, ...(consent && { consent }) });
   let tools: AnyTool[] = [];
   try {
     tools = manager.cachedTools();
@@ -40,6 +42,11 @@ export function mcpRuntimeParts(home: string, version: string): McpRuntimeParts 
 }
 
 const managers = new WeakMap<AgentRuntime, McpManager>();
+
+/** The MCP manager a full runtime was composed with (`mcp login` drives it); a control runtime has none. */
+export function mcpManagerOf(rt: AgentRuntime): McpManager | undefined {
+  return managers.get(rt);
+}
 
 /**
  * Connects every enabled configured MCP server of a runtime (a long-lived gateway does this at

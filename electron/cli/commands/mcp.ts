@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ScopeSchema, type MethodName, type Scope } from '../../contract/index.js';
+import { mcpManagerOf } from '../../capabilities/mcp/mcpRuntimeParts.js';
 import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpServe.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { AgentRuntime } from '../../runtime/agentRuntime.js';
@@ -54,6 +55,40 @@ export function registerMcp(program: Command): void {
       }
     });
 
+  mcp
+    .command('login <name>')
+    .description('authorize Agent Desk with an OAuth-protected HTTP server: prints the consent URL and waits for the browser')
+    .option('--fresh', 'forget stored tokens first (a new consent even when they still work)')
+    .option('--timeout <seconds>', 'how long to wait for the browser', '300')
+    .option('--json', 'print the server status as JSON when done')
+    .action((name: string, opts: { fresh?: boolean; timeout: string; json?: boolean }) =>
+      withRuntime(opts.json, async (rt) => {
+        const manager = mcpManagerOf(rt);
+        if (!manager) throw new AgentDeskError('unavailable', 'this runtime has no MCP client');
+        const timeoutMs = Number(opts.timeout) * 1000;
+        if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+          throw new AgentDeskError('invalid_params', `--timeout must be a positive number of seconds, not "${opts.timeout}"`);
+        const status = await manager.login(
+          name,
+          { openUrl: (url) => printConsentUrl(name, url, timeoutMs), timeoutMs },
+          Boolean(opts.fresh),
+        );
+        if (opts.json) printJson(status);
+        else console.log(`${name}: authorized, ${status.tools.length} tools (tokens kept in the secret store, never in mcp.json)`);
+      }),
+    );
+  mcp
+    .command('logout <name>')
+    .description("forget an HTTP server's OAuth tokens and client registration")
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) =>
+      withRuntime(opts.json, async (rt) => {
+        const forgotten = (await mcpManagerOf(rt)?.logout(name)) ?? false;
+        if (opts.json) printJson({ name, forgotten });
+        else console.log(forgotten ? `${name}: OAuth tokens forgotten` : `${name}: no OAuth tokens were stored`);
+      }),
+    );
+
   const servers = mcp.command('servers').description('the MCP servers Agent Desk connects to ($AGENT_DESK_HOME/mcp.json)');
   servers
     .command('list')
@@ -71,21 +106,23 @@ export function registerMcp(program: Command): void {
     .option('--header <k=v...>', 'HTTP header (repeatable)', [])
     .option('--env <k=v...>', 'environment for a stdio server (repeatable)', [])
     .option('--timeout <ms>', 'per-call timeout in ms')
+    .option('--client-id <id>', 'OAuth: a client registered beforehand with the authorization server')
+    .option('--client-secret-secret <name>', "OAuth: the stored secret holding that client's secret (agent-desk secrets set <name>)")
+    .option('--client-key-secret <name>', "OAuth: the stored secret holding that client's private key (PEM), for private_key_jwt")
+    .option('--client-key-algorithm <alg>', "OAuth: that key's signing algorithm (default ES256)")
+    .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none')
+    .option('--redirect-uri <uri>', 'OAuth: fixed loopback redirect URI, e.g. http://127.0.0.1:8765/callback')
+    .option('--oauth-grant <grant>', 'OAuth: authorization_code (default, a person consents) or client_credentials')
     .option('--replace', 'replace an existing server of that name')
     .option('--json', 'print JSON')
-    .action(
-      (
-        name: string,
-        command: string[],
-        opts: { url?: string; header: string[]; env: string[]; timeout?: string; replace?: boolean; json?: boolean },
-      ) => {
-        const timeout = opts.timeout === undefined ? {} : { timeoutMs: Number(opts.timeout) };
-        const server = opts.url
-          ? { transport: 'http', url: opts.url, headers: parsePairs(opts.header), ...timeout }
-          : { transport: 'stdio', command: command[0] ?? '', args: command.slice(1), env: parsePairs(opts.env), ...timeout };
-        return callAdmin(opts.json, 'mcp.servers.add', { name, server, replace: Boolean(opts.replace) }, (r) => printStatus(r));
-      },
-    );
+    .action((name: string, command: string[], opts: AddOptions) => {
+      const timeout = opts.timeout === undefined ? {} : { timeoutMs: Number(opts.timeout) };
+      const oauth = oauthOptions(opts);
+      const server = opts.url
+        ? { transport: 'http', url: opts.url, headers: parsePairs(opts.header), ...timeout, ...(oauth && { oauth }) }
+        : { transport: 'stdio', command: command[0] ?? '', args: command.slice(1), env: parsePairs(opts.env), ...timeout };
+      return callAdmin(opts.json, 'mcp.servers.add', { name, server, replace: Boolean(opts.replace) }, (r) => printStatus(r));
+    });
   servers
     .command('remove <name>')
     .option('--json', 'print JSON')
@@ -101,6 +138,38 @@ export function registerMcp(program: Command): void {
     .action((name: string, opts: { json?: boolean }) => callAdmin(opts.json, 'mcp.servers.test', { name }, (r) => printStatus(r)));
 }
 
+interface AddOptions {
+  url?: string;
+  header: string[];
+  env: string[];
+  timeout?: string;
+  clientId?: string;
+  clientSecretSecret?: string;
+  clientKeySecret?: string;
+  clientKeyAlgorithm?: string;
+  scope?: string;
+  redirectUri?: string;
+  oauthGrant?: string;
+  replace?: boolean;
+  json?: boolean;
+}
+
+/** The `oauth` block of an HTTP server from the --client-id … flags (validated with the rest by the method's schema). */
+function oauthOptions(opts: AddOptions): Record<string, string> | undefined {
+  const oauth = Object.fromEntries(
+    Object.entries({
+      clientId: opts.clientId,
+      clientSecretSecret: opts.clientSecretSecret,
+      clientKeySecret: opts.clientKeySecret,
+      clientKeyAlgorithm: opts.clientKeyAlgorithm,
+      scope: opts.scope,
+      redirectUri: opts.redirectUri,
+      grant: opts.oauthGrant,
+    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return Object.keys(oauth).length > 0 ? oauth : undefined;
+}
+
 /** Runs an mcp.servers method through the method table as the local admin (the CLI owns the data folder). */
 function callAdmin(json: boolean | undefined, method: MethodName, params: unknown, print: (result: unknown) => void): Promise<void> {
   return withRuntime(json, async (rt) => {
@@ -111,6 +180,15 @@ function callAdmin(json: boolean | undefined, method: MethodName, params: unknow
     if (json) printJson(result);
     else print(result);
   });
+}
+
+/** The consent step of `mcp login`: stderr keeps stdout for `--json`. */
+function printConsentUrl(name: string, url: URL, timeoutMs: number): void {
+  const back = url.searchParams.get('redirect_uri') ?? 'the loopback listener';
+  process.stderr.write(
+    `To authorize Agent Desk with MCP server ${name}, open this URL in a browser:\n\n  ${url.href}\n\n` +
+      `Waiting up to ${Math.round(timeoutMs / 1000)} s for the browser to come back to ${back} …\n`,
+  );
 }
 
 function printStatus(result: unknown): void {

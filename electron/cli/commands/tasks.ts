@@ -4,6 +4,7 @@ import { USER_STEP_INDEX_BASE } from '../../runtime/engine/userSteps.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { EXIT, printJson, row } from '../output.js';
 import { routeText } from './routeText.js';
+import { registerTasksRecord } from './tasksRecord.js';
 
 /** How `tasks show` labels each kind of conversation event. */
 const EVENT_LABELS: Record<TaskEventKind, string> = {
@@ -13,7 +14,7 @@ const EVENT_LABELS: Record<TaskEventKind, string> = {
   answer: 'Answer',
 };
 
-/** `agent-desk tasks list|show|message|pause|cancel`. */
+/** `agent-desk tasks list|show|message|pause|cancel|record`. */
 export function registerTasks(program: Command): void {
   const tasks = program.command('tasks').description('inspect and control tasks');
   tasks
@@ -60,6 +61,7 @@ export function registerTasks(program: Command): void {
         else console.log(`message ${seq} sent to ${taskId}`);
       });
     });
+  registerTasksRecord(tasks);
   for (const verb of ['pause', 'cancel'] as const) {
     tasks
       .command(`${verb} <taskId>`)

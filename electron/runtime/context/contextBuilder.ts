@@ -12,6 +12,8 @@ export interface StablePrefix {
   projectContext?: string;
   /** A memory snapshot taken when the task started. */
   memory?: string;
+  /** The skills offered: names and descriptions (bodies are read on demand). */
+  skills?: string;
   goal: string;
 }
 
@@ -54,8 +56,8 @@ export interface BuiltContext {
 }
 
 /**
- * Builds one model request: the stable prefix (system prompt, sorted tools, AGENTS.md, memory,
- * goal) byte-identical across steps, then a compacted summary of older steps, a window of
+ * Builds one model request: the stable prefix (system prompt, sorted tools, AGENTS.md, skills,
+ * memory, goal) byte-identical across steps, then a compacted summary of older steps, a window of
  * recent exchanges, the last N images, and any scratch turns of this planning round.
  * Given a `Conversation` (as the planner keeps one), the work is O(window), not O(history).
  */
@@ -130,6 +132,7 @@ function compactedCount(total: number, options: ContextOptions): number {
 function systemText(prefix: StablePrefix): string {
   const parts = [prefix.systemPrompt.trim()];
   if (prefix.projectContext?.trim()) parts.push(`# Project context (AGENTS.md)\n${prefix.projectContext.trim()}`);
+  if (prefix.skills?.trim()) parts.push(`# Skills\n${prefix.skills.trim()}`);
   if (prefix.memory?.trim()) parts.push(`# Memory\n${prefix.memory.trim()}`);
   return parts.join('\n\n');
 }

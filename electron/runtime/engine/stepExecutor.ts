@@ -77,7 +77,7 @@ export class StepExecutor {
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
-    if (step.status === 'denied') return { kind: 'stop' };
+    if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.run(step, candidates, decision, true);
   }
@@ -134,7 +134,7 @@ export class StepExecutor {
     if (policy.effect === 'deny') {
       Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      this.host.fail(stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts));
+      if (!deniedGoesBack(step, decision)) this.host.fail(stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts));
       return step;
     }
     if (policy.effect === 'ask') {
@@ -518,4 +518,12 @@ export class StepExecutor {
   private latestAt(index: number): Step | undefined {
     return this.host.steps().latest(index);
   }
+}
+
+/**
+ * A call a skill in use does not allow goes back to a model planner as the call's error (it can
+ * do the allowed part, or stop); every other denial by the gate ends the task.
+ */
+function deniedGoesBack(step: Step, decision: CallDecision): boolean {
+  return step.policy?.source === 'skill' && decision.onDeny === 'continue';
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ConfigSchema, type Config } from '../../contract/index.js';
 import type { AgentRuntime } from '../agentRuntime.js';
 import { loadConfig } from '../config.js';
-import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { AgentDeskError, describeIssues } from '../errors.js';
+import { readableIssues } from '../planning/playbook/issues.js';
 import { PolicyGate } from '../policy/gate.js';
 import type { Redactor } from '../trace/redactor.js';
 import { writeFileAtomicSync } from '../secrets/atomicFile.js';
@@ -85,7 +86,7 @@ export function writeConfigSections(home: string, sections: Record<string, unkno
   }
   const parsed = ConfigSchema.safeParse(next);
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error.issues);
+    const issues = readableIssues(parsed.error.issues, next);
     throw new AgentDeskError('invalid_params', `the config would be invalid:\n${describeIssues(issues)}`, { issues });
   }
   check?.(parsed.data);

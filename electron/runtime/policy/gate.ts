@@ -3,7 +3,7 @@ import { AgentDeskError, describeIssues } from '../errors.js';
 import type { CallClassification } from '../tools/types.js';
 import { defaultDecision } from './defaults.js';
 import { collectHostPatterns, compileHostPatterns, type HostPattern } from './hostPattern.js';
-import { type CompiledRules, collectRules, evaluateRules, type RuleMatch } from './ruleEngine.js';
+import { type CompiledRules, collectRules, evaluateRules, type RuleCall, type RuleMatch } from './ruleEngine.js';
 import { NO_AGENTS, resolveTaskPolicy, type TaskPolicyLookup, type TaskPolicyOptions } from './taskPolicy.js';
 
 /** How far a remembered approval reaches: this task, or this tool + subject in every task. */
@@ -36,11 +36,19 @@ export interface DecideInput {
   networkAllow?: readonly string[];
 }
 
+/** Narrows a task's calls beyond its agent's allowlist (the skills it has in use): why a call is refused, else undefined. */
+export interface CallNarrowing {
+  refusal(taskId: string, call: RuleCall): string | undefined;
+}
+
+const NO_NARROWING: CallNarrowing = { refusal: () => undefined };
+
 type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'reasonTexts' | 'rule'>;
 
 /**
  * Decides allow / ask / deny for a classified tool call: first the task's agent (a tool outside
- * its allowlist is denied), then, with the rules of the task's policy profile (or the default
+ * its allowlist is denied) and the skills it has in use (a tool outside their `allowed-tools`
+ * is denied), then, with the rules of the task's policy profile (or the default
  * rules): deny rules, the binding defaults (payments always ask, secrets need their scope), ask
  * rules, allow rules, remembered approvals, and finally the default risk rules.
  */
@@ -56,6 +64,7 @@ export class PolicyGate {
     config: PolicyConfig,
     private readonly grants: GrantLookup,
     private readonly tasks: TaskPolicyLookup = NO_AGENTS,
+    private readonly narrowing: CallNarrowing = NO_NARROWING,
   ) {
     this.reload(config);
   }
@@ -103,6 +112,9 @@ export class PolicyGate {
       const reasonTexts = [{ code: 'policy.agentToolNotAllowed', params: { agent: name, tool: input.tool, allowed: tools.length ? tools.join(', ') : 'none' } }];
       return { effect: 'deny', source: 'agent', reason: policy.allowlist.refusal(input.tool), reasonTexts, risks, rememberable: false, ...tags };
     }
+    const { subject, host } = input.classification;
+    const narrowed = this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });
+    if (narrowed !== undefined) return { effect: 'deny', source: 'skill', reason: narrowed, risks, rememberable: false, ...tags };
     const rules = policy.profile === undefined ? this.rules : this.profiles.get(policy.profile)!;
     return { ...this.verdict(input, rules), risks, rememberable: !risks.includes('payment'), ...tags };
   }

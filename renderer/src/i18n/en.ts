@@ -264,6 +264,7 @@ export const en = {
   'policySource.default': 'default',
   'policySource.agent': 'agent allowlist',
   'policySource.profile': 'policy profile',
+  'policySource.skill': 'skill in use (allowed-tools)',
   'detail.controls': 'Task controls',
   'detail.stop': 'Stop',
   'detail.pause': 'Pause',

@@ -265,6 +265,7 @@ export const zhCN: Record<MessageKey, string> = {
   'policySource.default': '默认',
   'policySource.agent': '智能体白名单',
   'policySource.profile': '策略配置',
+  'policySource.skill': '使用中的技能（allowed-tools）',
   'detail.controls': '任务控制',
   'detail.stop': '停止',
   'detail.pause': '暂停',

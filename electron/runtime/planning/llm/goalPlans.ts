@@ -29,6 +29,8 @@ export interface LlmGoalOptions {
   systemPrompt?: string;
   /** The memory snapshot for the task's stable prefix (read once, at its first model call). */
   memory?: (task: Task) => string | undefined;
+  /** The skills' names and descriptions for the task's stable prefix (read once, at its first model call). */
+  skills?: (task: Task) => string | undefined;
   /** Where each task's conversation is saved, so a resumed task continues it. */
   plannerState?: (task: Task) => PlannerStateStore;
   /** Lower tiers offered even where a higher tier covers the capability. */
@@ -78,11 +80,13 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
         prefix: () => {
           const projectContext = readProjectContext(task.workspace);
           const memory = options.memory?.(task);
+          const skills = options.skills?.(task);
           return {
             systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
             goal,
             ...(projectContext !== undefined && { projectContext }),
             ...(memory !== undefined && { memory }),
+            ...(skills !== undefined && { skills }),
           };
         },
         ...(prices && { prices }),

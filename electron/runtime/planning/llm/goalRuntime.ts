@@ -13,12 +13,14 @@ import { meteredTaskProvider, taskModelProvider } from '../taskModelProvider.js'
 import { withLlmGoals } from './goalPlans.js';
 import { pendingProposal } from './intentReview.js';
 import { storedPlannerState } from './plannerState.js';
+import { offeredSkills } from '../../skills/taskSkills.js';
 
 /**
  * Goal tasks as the product runs them: the model from the task, else its agent, else
  * `models.defaultModel`; the key from the secret store; every model call a `model.call` trace
  * event; checks from intent review; the conversation saved with the task, so a resumed task
- * continues it; the task's memory snapshot in the prompt when `memory.inPrompt` is set. Config
+ * continues it; the skills of the user and the workspace by name in the prompt; the task's
+ * memory snapshot in the prompt when `memory.inPrompt` is set. Config
  * is read per task, so `settings.set` applies to the next goal task without a restart.
  */
 export function runtimeGoalPlans(
@@ -43,6 +45,7 @@ export function runtimeGoalPlans(
       const rt = runtime();
       return loadConfig(rt.options.home).memory.inPrompt ? memorySnapshot(rt, task) || undefined : undefined;
     },
+    skills: (task) => offeredSkills(runtime(), task),
     plannerState: (task) => storedPlannerState(runtime().store, task.id, runtime().options.clock ?? systemClock),
     intent: {
       pending: (task) => pendingProposal(runtime(), task),

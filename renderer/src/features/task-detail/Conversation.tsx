@@ -87,6 +87,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
     default: 'policySource.default',
     agent: 'policySource.agent',
     profile: 'policySource.profile',
+    skill: 'policySource.skill',
   } as const;
   const image = stepImage(step);
   return (

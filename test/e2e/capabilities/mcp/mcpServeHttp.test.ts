@@ -26,7 +26,13 @@ const INITIALIZE = JSON.stringify({
 function post(url: URL, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -85,7 +91,8 @@ describe('agent-desk mcp serve --http', () => {
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     clients.push(client);
-    const playbook = 'name: tidy\nsteps:\n  - { tool: fs.write, args: { path: old.log, content: x } }\n  - { tool: fs.delete, args: { path: old.log } }\n';
+    const playbook =
+      'name: tidy\nsteps:\n  - { tool: fs.write, args: { path: old.log, content: x } }\n  - { tool: fs.delete, args: { path: old.log } }\n';
     const created = (await client.callTool({ name: 'create_task', arguments: { playbook } })) as CallToolResult;
     expect(created.isError).toBeFalsy();
     void server.kill('SIGTERM');

@@ -103,7 +103,7 @@ describe('core RPC methods', () => {
       result: { tools: { name: string; tier: string; risk: string; availability: { available: boolean } }[] };
     };
     const byName = Object.fromEntries(response.result.tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName)).toEqual(['echo', 'fs.delete', 'fs.list', 'fs.read', 'fs.write', 'http.request']);
+    expect(Object.keys(byName)).toEqual(['echo', 'fs.delete', 'fs.list', 'fs.read', 'fs.write', 'http.request', 'skills.read']);
     expect(byName['fs.delete']).toMatchObject({ tier: 'api', risk: 'delete', availability: { available: true } });
   });
   it('tasks.create takes exactly one of playbook and goal, refuses an unknown agent and keeps the task options', async () => {

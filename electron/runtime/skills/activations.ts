@@ -1,0 +1,109 @@
+import type Database from 'better-sqlite3';
+import type { RuleCall } from '../policy/ruleEngine.js';
+import { AllowedTools, SKILLS_READ } from './allowedTools.js';
+
+/** One skill put in use by a `skills.read` step. */
+export interface SkillActivation {
+  skill: string;
+  stepId: string;
+  /** Undefined: the skill narrows nothing. */
+  allowedTools?: readonly string[];
+}
+
+interface ActiveSkill {
+  activation: SkillActivation;
+  allowed?: AllowedTools;
+}
+
+/** Compiled activations kept in memory (a completed step's output never changes); more are read again. */
+const MAX_CACHED = 4096;
+
+/**
+ * The skills each task has in use, and what they let it call. The record is the task's own
+ * completed `skills.read` steps (their output names the skill and its `allowed-tools` as read
+ * then), looked up at every decision through an index, so another process that ran the task
+ * meanwhile, or a restart, is seen at once; an edit of the SKILL.md mid-task cannot widen it.
+ * A skill stays in use until the task ends, and a later skill narrows further, never back: a page
+ * that tells the model to read a permissive skill gains nothing.
+ */
+export class SkillActivations {
+  private readonly completedReads: Database.Statement<[string, string]>;
+  private readonly outputOf: Database.Statement<[string]>;
+  /** Compiled activations by step id. */
+  private readonly byStep = new Map<string, ActiveSkill>();
+  /** Reads this process ran whose completed row is not written yet, by task. */
+  private readonly running = new Map<string, ActiveSkill[]>();
+
+  constructor(db: Database.Database) {
+    this.completedReads = db.prepare("SELECT id FROM steps WHERE task_id = ? AND tool = ? AND status = 'completed' ORDER BY idx, attempt");
+    this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
+  }
+
+  /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */
+  activate(taskId: string, activation: SkillActivation): void {
+    const running = this.running.get(taskId) ?? [];
+    if (running.some((a) => a.activation.stepId === activation.stepId)) return;
+    running.push(compile(activation));
+    if (this.running.size >= MAX_CACHED) this.running.delete(this.running.keys().next().value!);
+    this.running.set(taskId, running);
+  }
+
+  /** The skills the task has in use, in the order they were read. */
+  inUse(taskId: string): SkillActivation[] {
+    return this.load(taskId).map((a) => a.activation);
+  }
+
+  /** Why a skill in use forbids this call, or undefined when every one permits it. */
+  refusal(taskId: string, call: RuleCall): string | undefined {
+    for (const { activation, allowed } of this.load(taskId)) {
+      if (!allowed || allowed.permits(call)) continue;
+      const entries = [...allowed.entries, SKILLS_READ].join(', ');
+      const what = call.subject === '' ? `"${call.tool}"` : `"${call.tool}" on "${call.subject}"`;
+      return `skill "${activation.skill}" is in use and allows only ${entries} (its allowed-tools); ${what} is not among them`;
+    }
+    return undefined;
+  }
+
+  private load(taskId: string): ActiveSkill[] {
+    const ids = (this.completedReads.all(taskId, SKILLS_READ) as { id: string }[]).map((row) => row.id);
+    const active = ids.map((id) => this.completed(id));
+    const running = this.running.get(taskId);
+    if (running) {
+      const pending = running.filter((a) => !ids.includes(a.activation.stepId));
+      if (pending.length === 0) this.running.delete(taskId);
+      else this.running.set(taskId, pending);
+      active.push(...pending);
+    }
+    return active;
+  }
+
+  private completed(stepId: string): ActiveSkill {
+    let active = this.byStep.get(stepId);
+    if (!active) {
+      const row = this.outputOf.get(stepId) as { output: string | null } | undefined;
+      active = compile(activationOf(stepId, row?.output ?? null));
+      if (this.byStep.size >= MAX_CACHED) this.byStep.delete(this.byStep.keys().next().value!);
+      this.byStep.set(stepId, active);
+    }
+    return active;
+  }
+}
+
+function compile(activation: SkillActivation): ActiveSkill {
+  return activation.allowedTools ? { activation, allowed: new AllowedTools(activation.allowedTools) } : { activation };
+}
+
+/** A stored `skills.read` output as an activation; one that cannot be read permits only `skills.read` (fail closed). */
+function activationOf(stepId: string, output: string | null): SkillActivation {
+  let value: { skill?: unknown; allowedTools?: unknown } | undefined;
+  try {
+    value = output === null ? undefined : (JSON.parse(output) as typeof value);
+  } catch {
+    value = undefined;
+  }
+  const skill = typeof value?.skill === 'string' ? value.skill : '(unreadable record)';
+  const tools = value?.allowedTools;
+  if (tools === null && typeof value?.skill === 'string') return { skill, stepId };
+  const readable = Array.isArray(tools) && tools.every((t): t is string => typeof t === 'string');
+  return { skill, stepId, allowedTools: readable ? tools : [] };
+}
