@@ -42,10 +42,11 @@ export function stepError(why: StateReason): { error: string; errorText: ServerT
 
 /** The step errors in the runtime's own words (`step.*`); a tool's own error message has no code. */
 export const stepErrors = {
+  // A reason with no code (a skill's, a profile's) follows as machine words, shown verbatim.
   deniedByPolicy: (policyReason: string, policyTexts: ServerText[] | undefined) =>
-    coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicy', {
-      why: policyTexts?.length ? policyTexts : [{ code: 'text.verbatim', params: {}, detail: policyReason }],
-    }),
+    policyTexts?.length
+      ? coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicy', { why: policyTexts })
+      : coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicyUncoded', {}, policyReason),
   decided: (status: 'denied' | 'cancelled', who: string | undefined, why: string | undefined) =>
     coded(
       `${status} by ${who ?? 'user'}${why ? `: ${why}` : ''}`,
@@ -88,10 +89,9 @@ export const stateReasons = {
       ? coded(`${stepWords(step)} denied by the user: ${why.trim()}`, 'state.stepDeniedByUser', stepParams(step), why.trim())
       : coded(`${stepWords(step)} denied by the user: no reason given`, 'state.stepDeniedByUserNoReason', stepParams(step)),
   stepDeniedByPolicy: (step: StepRef, policyReason: string, policyTexts: ServerText[] | undefined) =>
-    coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicy', {
-      ...stepParams(step),
-      why: policyTexts?.length ? policyTexts : [{ code: 'text.verbatim', params: {}, detail: policyReason }],
-    }),
+    policyTexts?.length
+      ? coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicy', { ...stepParams(step), why: policyTexts })
+      : coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicyUncoded', stepParams(step), policyReason),
   stepFailed: (step: StepRef, error: string) => coded(`${stepWords(step)} failed: ${error}`, 'state.stepFailed', stepParams(step), error),
   stepRetry: (step: StepRef, attempt: number, error: string | undefined) =>
     coded(`${stepWords(step)} failed, retry ${attempt}: ${error}`, 'state.stepRetry', { ...stepParams(step), attempt }, error),

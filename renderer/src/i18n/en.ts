@@ -380,6 +380,8 @@ export const en = {
   'step.superseded': 'superseded: the arguments changed after the approval was requested',
   'checkName.fileAbsent': 'file_exists {path} (absent)',
   'checkName.jsonPath': 'json_path {path} in {source}',
+  'step.deniedByPolicyUncoded': 'denied by policy',
+  'state.stepDeniedByPolicyUncoded': 'step {step} ({tool}) denied by policy',
   'text.verbatim': '{detail}',
   'text.withDetail': '{text}: {detail}',
   'policy.ruleDenies': 'denied by rule "{rule}"',

@@ -381,6 +381,8 @@ export const zhCN: Record<MessageKey, string> = {
   'step.superseded': '已作废：请求审批后参数发生了变化',
   'checkName.fileAbsent': 'file_exists {path}（不存在）',
   'checkName.jsonPath': 'json_path {path}（位于 {source}）',
+  'step.deniedByPolicyUncoded': '被策略拒绝',
+  'state.stepDeniedByPolicyUncoded': '第 {step} 步（{tool}）被策略拒绝',
   'text.verbatim': '{detail}',
   'text.withDetail': '{text}：{detail}',
   'policy.ruleDenies': '被规则“{rule}”拒绝',

@@ -30,6 +30,7 @@ const SAME_IN_ENGLISH: Record<string, StateReason> = {
   deniedByPolicy: stateReasons.stepDeniedByPolicy(step, 'denied by rule "fs.delete(**)"', [
     { code: 'policy.ruleDenies', params: { rule: 'fs.delete(**)' } },
   ]),
+  deniedByUncodedPolicy: stateReasons.stepDeniedByPolicy(step, 'the skill "notes" allows only fs.read', undefined),
   failed: stateReasons.stepFailed(step, 'cannot delete old.log: busy'),
   retry: stateReasons.stepRetry(step, 2, 'ECONNRESET'),
   cannotRun: stateReasons.stepCannotRun(step, 'no tool provides file.delete'),
@@ -80,6 +81,10 @@ describe('task state reasons as codes', () => {
       sentence: '第 2 步（fs.delete）失败',
       detail: 'EBUSY: resource busy',
     });
+    expect(serverTextParts('zh-CN', stateReasons.stepDeniedByPolicy(step, 'the skill allows only fs.read', undefined).text, 'x')).toEqual({
+      sentence: '第 2 步（fs.delete）被策略拒绝',
+      detail: 'the skill allows only fs.read',
+    });
     expect(serverTextParts('zh-CN', stateReasons.control('cancel', 'queue drained').text, 'x')).toEqual({
       sentence: '',
       detail: 'queue drained',
@@ -113,6 +118,7 @@ describe('step errors in the runtime’s own words as codes', () => {
   it.each(
     Object.entries({
       deniedByPolicy: stepErrors.deniedByPolicy('delete asks by default', [{ code: 'policy.riskAsks', params: { risk: 'delete' } }]),
+      deniedByUncodedPolicy: stepErrors.deniedByPolicy('the skill "notes" allows only fs.read', undefined),
       denied: stepErrors.decided('denied', 'cli:alice', 'keep it'),
       cancelled: stepErrors.decided('cancelled', undefined, undefined),
       deniedByUser: stepErrors.deniedByUser('not now'),
