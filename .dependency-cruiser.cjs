@@ -22,6 +22,14 @@ module.exports = {
       },
     },
     {
+      name: 'runtime-uses-otel-api-only',
+      severity: 'error',
+      comment:
+        'electron/runtime may use @opentelemetry/api (a no-op without the SDK); the SDK and exporters are set up in electron/capabilities/telemetry.',
+      from: { path: '^electron/runtime/' },
+      to: { path: ['node_modules/@opentelemetry/(?!api/)', '^@opentelemetry/(?!api$)'] },
+    },
+    {
       name: 'capabilities-below-entry-points',
       severity: 'error',
       comment: 'electron/capabilities may not import electron or the entry points.',

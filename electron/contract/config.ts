@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
+import { HooksConfigSchema } from './hooks.js';
 
 /**
  * `"$schema"` at the top of a JSON config file: where an editor finds the file's JSON Schema
@@ -84,6 +85,33 @@ export const ConfigSchema = z
       .strict()
       .default({ inPrompt: false })
       .describe('Cross-session memory.'),
+    telemetry: z
+      .object({
+        otlp: z
+          .object({
+            endpoint: z
+              .string()
+              .url()
+              .optional()
+              .describe(
+                'The collector’s base URL (`/v1/traces` is appended), e.g. `http://127.0.0.1:4318`. OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT win.',
+              ),
+            headers: z
+              .record(z.string(), z.string())
+              .default({})
+              .describe('Headers sent with every export; a value may name a stored secret (`Bearer ${secret:otel}`) so no key sits here.'),
+            captureContent: z
+              .boolean()
+              .default(false)
+              .describe('Export prompt, output, tool-argument and tool-result text (redacted); off: only names, ids, counts, states.'),
+          })
+          .strict()
+          .default({ headers: {}, captureContent: false })
+          .describe('OTLP/HTTP (JSON) export.'),
+      })
+      .strict()
+      .default({ otlp: { headers: {}, captureContent: false } })
+      .describe('OpenTelemetry traces following the GenAI semantic conventions; off unless an endpoint is named.'),
     durability: z
       .enum(['NORMAL', 'FULL'])
       .default('NORMAL')
@@ -91,6 +119,7 @@ export const ConfigSchema = z
     models: ModelsConfigSchema.default({ providers: {}, prices: {} }).describe(
       'Model providers (keys by secret name, never the key itself), the default model and the price table.',
     ),
+    hooks: HooksConfigSchema.default({}).describe('Commands run at task events, in the shape of Claude Code hooks (docs/hooks.md).'),
   })
   .strict();
 /** The runtime configuration. */

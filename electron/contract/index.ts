@@ -21,6 +21,7 @@ export * from './taskEvent.js';
 export * from './tool.js';
 export * from './trace.js';
 export * from './config.js';
+export * from './hooks.js';
 export * from './schedule.js';
 export * from './schedulerMethods.js';
 export * from './memory.js';

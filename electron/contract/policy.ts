@@ -9,10 +9,11 @@ export type PolicyEffect = z.infer<typeof PolicyEffectSchema>;
 
 /**
  * Where a decision came from: a configured rule, a remembered approval, a default risk rule,
- * the task's agent (its tool allowlist), its policy profile (one the config does not define), or
- * a skill in use (its `allowed-tools`).
+ * the task's agent (its tool allowlist), its policy profile (one the config does not define),
+ * a skill in use (its `allowed-tools`), or a PreToolUse hook (which can only deny or ask, never
+ * allow what the gate would not).
  */
-export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile', 'skill']);
+export const PolicySourceSchema = z.enum(['rule', 'remembered', 'default', 'agent', 'profile', 'skill', 'hook']);
 
 /** A policy decision, recorded on the step it gated. */
 export const PolicyDecisionSchema = z.object({

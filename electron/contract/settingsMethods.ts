@@ -56,7 +56,7 @@ export const SettingsMethods = {
     scope: 'operator.admin',
     sideEffect: true,
     description:
-      'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. `models`, `policy` and `memory` apply to the next task (policy also to a running task’s next step) without a restart; `restartNeeded` names what was saved that applies at the next start. MCP servers change live through `mcp.servers.*`.',
+      'Replaces the given top-level config sections, validates the whole file and writes it atomically; returns the effective config. `models`, `policy` and `memory` apply to the next task (policy also to a running task’s next step) and `hooks` from the next event on, without a restart; `restartNeeded` names what was saved that applies at the next start. MCP servers change live through `mcp.servers.*`.',
   }),
   'secrets.set': spec({
     params: z

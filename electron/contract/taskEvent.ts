@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * What a person reads of a task's conversation: their own messages, the model's text between
- * tool calls, reasoning summaries (where the provider gives them) and the final answer.
+ * tool calls, reasoning summaries (where the provider gives them), the final answer, and context
+ * a hook added for the model (`hook.context`, read by the model like a message).
  */
-export const TaskEventKindSchema = z.enum(['user.message', 'model.text', 'model.reasoning', 'answer']);
+export const TaskEventKindSchema = z.enum(['user.message', 'model.text', 'model.reasoning', 'answer', 'hook.context']);
 /** A task event kind. */
 export type TaskEventKind = z.infer<typeof TaskEventKindSchema>;
 

@@ -27,6 +27,9 @@ export const TraceEventTypeSchema = z.enum([
   'user.asked',
   'user.answered',
   'skills.loaded',
+  'hook.run',
+  'hook.timeout',
+  'hook.error',
 ]);
 /** A trace event type. */
 export type TraceEventType = z.infer<typeof TraceEventTypeSchema>;

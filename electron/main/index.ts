@@ -38,8 +38,11 @@ function openAppRuntime(): AgentRuntime {
   const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
   // A long-lived process like `serve`: the warm sandbox pool fills now.
   // An MCP server's OAuth consent opens in the user's browser (http(s) only); it comes back to the runtime's loopback listener.
+  // The scheme is checked just above, which is what electronegativity's open-external check asks for.
   const openUrl = (url: URL): Promise<void> =>
-    /^https?:$/.test(url.protocol) ? shell.openExternal(url.href) : Promise.reject(new Error(`not opening ${url.protocol} URL`));
+    /^https?:$/.test(url.protocol)
+      ? shell.openExternal(url.href) /* eng-disable OPEN_EXTERNAL_JS_CHECK */
+      : Promise.reject(new Error(`not opening ${url.protocol} URL`));
   return openRuntime('full', { warmSandboxes: true, openUrl, ...(secrets ? { secrets } : {}) });
 }
 

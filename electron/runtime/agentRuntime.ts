@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../contract/index.js';
+import type { Config, EventPayloads } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { agentPolicyLookup } from './agents/policyLookup.js';
 import { processIsAlive, type EngineDeps } from './engine/engineDeps.js';
@@ -15,6 +15,9 @@ import { grantHandlers } from './gateway/grantHandlers.js';
 import { TokenRepo } from './store/tokenRepo.js';
 import { UserQuestions } from './engine/userQuestions.js';
 import type { Handlers } from './gateway/handlers.js';
+import { Hooks } from './hooks/hooks.js';
+import type { HookProcessRunner } from './hooks/ports.js';
+import { isTerminal } from './engine/stateMachine.js';
 import { playbookPlanFactory } from './planning/playbook/taskPlan.js';
 import { ApprovalBroker } from './policy/approvalBroker.js';
 import { PolicyGate } from './policy/gate.js';
@@ -31,6 +34,7 @@ import { ToolRouter } from './tools/router.js';
 import type { AnyTool } from './tools/types.js';
 import { Redactor } from './trace/redactor.js';
 import { TraceLog } from './trace/traceLog.js';
+import { TaskTelemetry, type TelemetryOptions } from './trace/telemetry/taskTelemetry.js';
 import { runChecks } from './verify/index.js';
 import { gatedCheckRunner } from './verify/checkGate.js';
 
@@ -58,6 +62,10 @@ export interface RuntimeOptions {
   runChecks?: CheckRunner;
   /** Where secrets live; `${secret:name}` in tool arguments reads them (with host bindings under `home`). */
   secrets?: SecretStore;
+  /** OpenTelemetry export (GenAI spans per task, step and model call); absent: no spans are made. */
+  telemetry?: TelemetryOptions;
+  /** Runs hook commands (child processes); without it the config's `hooks` never run. */
+  hookRunner?: HookProcessRunner;
 }
 
 /**
@@ -79,7 +87,11 @@ export class AgentRuntime {
   readonly dispatcher: Dispatcher;
   /** Revocable gateway tokens with chosen scopes (transports authenticate by them). */
   readonly tokens: TokenRepo;
+  /** The config's hooks (when the entry point wires a runner for them). */
+  readonly hooks: Hooks | undefined;
   readonly startedAt: string;
+  /** Spans of the tasks running here, when telemetry is on (model providers wrap their calls in it). */
+  readonly telemetry: TaskTelemetry | undefined;
   /** The skills each task has in use (read by `skills.read`); the gate narrows calls by them. */
   readonly skills: SkillActivations;
 
@@ -92,6 +104,10 @@ export class AgentRuntime {
     this.store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, this.redactor);
     this.bus = createEventBus();
     this.tokens = new TokenRepo(this.store.db);
+    const telemetry =
+      options.telemetry && new TaskTelemetry(options.telemetry, this.redactor, clock, (id) => this.engine.isRunningHere(id));
+    telemetry?.follow(this.bus);
+    this.telemetry = telemetry;
     this.registry = new ToolRegistry();
     this.skills = new SkillActivations(this.store.db);
     const skillsTool = skillsReadTool({ home: options.home, activations: this.skills });
@@ -107,6 +123,7 @@ export class AgentRuntime {
       this.skills,
     );
     this.gate = gate;
+    this.hooks = options.hookRunner && this.openHooks(options.hookRunner, clock);
     // Model planners are offered only the tools a task's agent may use.
     this.registry.restrictPerTask((task) => gate.toolFilter(task));
     const deps: EngineDeps = {
@@ -129,6 +146,8 @@ export class AgentRuntime {
       loopThreshold: options.loopThreshold ?? 3,
       questions: this.questions,
       ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
+      ...(telemetry && { toolScope: (call, run) => telemetry.runTool(call, run) }),
+      ...(this.hooks && { hooks: this.hooks }),
     };
     this.engine = new TaskEngine(deps, path.join(options.home, 'workspaces'));
     this.dispatcher = createDispatcher({
@@ -145,10 +164,48 @@ export class AgentRuntime {
     });
   }
 
-  /** Waits for in-process runs, then closes the database. */
+  /**
+   * Ends the spans of tasks still running or waiting here and sends them: for a process that
+   * stops without `close()` (the gateway leaves its runs resumable).
+   */
+  async flushTelemetry(): Promise<void> {
+    this.telemetry?.endAll();
+    await this.options.telemetry?.flush?.();
+  }
+
+  /** Waits for in-process runs (and hooks still running), then closes the database. */
   async close(): Promise<void> {
     await this.engine.idle();
+    await this.hooks?.idle();
+    // Tasks still waiting end their span here, before the exporter's last flush (an onClose).
+    this.telemetry?.endAll();
     for (const release of this.options.onClose ?? []) await release();
     this.store.close();
+  }
+
+  /**
+   * Hooks write through the task's run when it runs here (in order with its steps); TaskEnd and
+   * Notification follow the event bus, so every way a task ends or asks is seen.
+   */
+  private openHooks(runner: HookProcessRunner, clock: Clock): Hooks {
+    const hooks = new Hooks(this.options.config.hooks, {
+      runner,
+      redactor: this.redactor,
+      clock,
+      trace: (taskId, type, data) => void this.trace.append(taskId, type, data),
+      addContext: (taskId, text, at) => void this.store.events.append(taskId, 'hook.context', text, at),
+      record: (taskId, write) => this.engine.writeWithRun(taskId, write, false),
+    });
+    this.bus.on({ events: ['task.updated', 'approval.requested'] }, (frame) => {
+      if (frame.event === 'task.updated') {
+        const task = frame.data as EventPayloads['task.updated'];
+        hooks.onTaskUpdated(task, isTerminal(task.state));
+        return;
+      }
+      const approval = frame.data as EventPayloads['approval.requested'];
+      const task = this.store.tasks.get(approval.taskId);
+      if (task) hooks.onApprovalRequested(task, approval);
+    });
+    return hooks;
   }
 }

@@ -14,6 +14,8 @@ import { browserRuntimeParts } from '../browser/browserRuntimeParts.js';
 import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimeParts.js';
 import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
+import { runtimeTelemetry } from '../telemetry/runtimeTelemetry.js';
+import { ProcessHookRunner } from '../hooks/processHookRunner.js';
 
 /**
  * The package version from package.json: four folders up from the built file (dist/electron/…),
@@ -55,9 +57,13 @@ export function openRuntime(
     services: new ProcessServiceHost(),
     version,
     secrets,
+    // Hooks run in every role: a control process takes messages (UserPromptSubmit) and ends tasks (TaskEnd).
+    hookRunner: new ProcessHookRunner(),
     handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
   };
   if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
+  // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*).
+  const telemetry = runtimeTelemetry(config, version, secrets);
   // An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron); headless, `mcp login` prints it.
   const mcp = mcpRuntimeParts(home, version, secrets, opts.openUrl && { openUrl: opts.openUrl });
   // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
@@ -73,12 +79,20 @@ export function openRuntime(
   let reaping: Promise<unknown> = Promise.resolve();
   const rt: AgentRuntime = new AgentRuntime({
     ...core,
+    ...(telemetry && { telemetry: telemetry.options }),
     tools: [...mcp.tools, ...browser.tools, ...desktop.tools],
     handlers: [...mcp.handlers, ...(core.handlers ?? []), desktop.handlers],
     runChecks: desktop.runChecks,
     // Goal tasks plan with a model; recorded playbooks call one only to heal a failing step.
     plans: (playbooks) => runtimeGoalPlans((): AgentRuntime => rt, secrets)(runtimeReplayPlans((): AgentRuntime => rt, secrets)(playbooks)),
-    onClose: [...mcp.onClose, ...browser.onClose, async () => void (await reaping), ...desktop.onClose],
+    // The exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
+    onClose: [
+      ...mcp.onClose,
+      ...browser.onClose,
+      async () => void (await reaping),
+      ...desktop.onClose,
+      ...(telemetry ? [telemetry.shutdown] : []),
+    ],
   });
   mcp.attach(rt);
   browser.attach(rt);

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { traceMeta, tracedFetch, untraced } from '../../runtime/trace/telemetry/propagation.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -127,7 +128,8 @@ export class McpConnection {
    */
   async connect(foreground = true): Promise<Client> {
     if (this.client && this.stateValue === 'connected') return this.client;
-    this.connecting ??= this.open(foreground).finally(() => (this.connecting = undefined));
+    // Opened outside the calling step's trace: the connection (and its event stream) serves every task.
+    this.connecting ??= untraced(() => this.open(foreground)).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
@@ -141,7 +143,10 @@ export class McpConnection {
       const asking = opts.asker && { ...opts.asker, timer };
       if (asking) this.asking.push(asking);
       try {
-        return await client.callTool({ name: tool, arguments: args }, undefined, {
+        // The step's trace context rides in `_meta` on every transport (and as a header over HTTP).
+        const meta = traceMeta();
+        const params = Object.keys(meta).length > 0 ? { name: tool, arguments: args, _meta: meta } : { name: tool, arguments: args };
+        return await client.callTool(params, undefined, {
           ...options,
           onprogress: (p) => {
             timer.touch();
@@ -335,6 +340,7 @@ export class McpConnection {
       // The SDK's default redirect policy stays: a redirect to another origin is not followed, so a token never leaves its server.
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: this.config.headers },
+        fetch: tracedFetch,
         ...(oauth && { authProvider: oauth }),
       });
     }

@@ -21,28 +21,59 @@ const LATE_COUNT = 100;
  * A model that never reads its input: it answers call k with the k-th scripted tool call (an
  * `echo` of a fresh value, so neither the read cache nor loop detection short-cuts it) and, after
  * `steps` calls, a final answer. Whatever the runtime spends per step is the runtime's own cost.
- * It stamps the time of every call: the gap between two calls is one whole step.
+ * It stamps the time of every call (the gap between two calls is one whole step) and reads the
+ * process CPU time only at the edges of the early and late windows: `process.cpuUsage()` is a
+ * system call (getrusage), a few µs on a quiet machine and a point where a loaded one switches
+ * threads, so reading it every call would time the instrument as part of each step.
  */
 class ScriptedStepModel implements ModelProvider {
   readonly kind = 'bench';
   readonly model = 'bench-step';
   readonly stamps: bigint[] = [];
-  /** Process CPU µs (user + system) at each call: on a loaded machine, what the step itself cost. */
-  readonly cpuStamps: number[] = [];
+  /** Process CPU µs (user + system) at the calls that open or close a window, by call number. */
+  readonly cpuAt = new Map<number, number>();
   private readonly echo = toWireName('echo');
+  private readonly cpuEdges: ReadonlySet<number>;
 
-  constructor(private readonly steps: number) {}
+  constructor(private readonly steps: number) {
+    this.cpuEdges = new Set(cpuEdgeCalls(steps));
+  }
 
   async complete(_request: ModelRequest): Promise<ModelResponse> {
     this.stamps.push(process.hrtime.bigint());
-    const cpu = process.cpuUsage();
-    this.cpuStamps.push(cpu.user + cpu.system);
     const k = this.stamps.length;
+    if (this.cpuEdges.has(k)) {
+      const cpu = process.cpuUsage();
+      this.cpuAt.set(k, cpu.user + cpu.system);
+    }
     const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
     if (k > this.steps) return { text: 'done', toolCalls: [], usage, stopReason: 'end', model: this.model };
     const call = { id: `call_${k}`, name: this.echo, argumentsText: `{"value":${k}}` };
     return { text: '', toolCalls: [call], usage, stopReason: 'tool_calls', model: this.model };
   }
+}
+
+/**
+ * Call numbers (1-based) whose CPU reading bounds a window: the first call, the early window's
+ * edges, the late window's start and the final answer (call `steps + 1`). Gap i lies between
+ * calls i + 1 and i + 2, so gaps [a, b) span calls a + 1 … b + 1.
+ */
+function cpuEdgeCalls(steps: number): number[] {
+  const last = steps + 1;
+  return [1, EARLY.from + 1, EARLY.to + 1, last - LATE_COUNT, last];
+}
+
+/** CPU figures from the edge readings, in the same windows as the wall ones. */
+function cpuFigures(cpuAt: ReadonlyMap<number, number>, steps: number): ModelStepFigures['cpu'] {
+  const [first, earlyFrom, earlyTo, lateFrom, last] = cpuEdgeCalls(steps).map((k) => cpuAt.get(k)!);
+  const early = (earlyTo! - earlyFrom!) / (EARLY.to - EARLY.from);
+  const late = (last! - lateFrom!) / LATE_COUNT;
+  return {
+    usPerStep: round((last! - first!) / steps),
+    earlyUsPerStep: round(early),
+    lateUsPerStep: round(late),
+    lateOverEarly: Math.round((late / early) * 100) / 100,
+  };
 }
 
 /** Figures of one goal task of `steps` model-planned steps. */
@@ -92,13 +123,11 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     const done = await rt.engine.run(task.id);
     const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
     const completed = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
-    if (done.state !== 'succeeded' || completed !== steps) {
-      throw new Error(`bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed`);
+    if (done.state !== 'succeeded' || completed !== steps || model.stamps.length !== steps + 1) {
+      throw new Error(`bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`);
     }
     const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
-    const cpu = marginal(model.cpuStamps.slice(1).map((t, i) => t - model.cpuStamps[i]!));
-    const cpuUs = model.cpuStamps.at(-1)! - model.cpuStamps[0]!;
-    return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: { usPerStep: round(cpuUs / steps), ...cpu } };
+    return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };
   } finally {
     await rt.close();
     rmSync(home, { recursive: true, force: true });

@@ -57,6 +57,7 @@ export function registerServe(program: Command): void {
         });
         // Runs in flight stay resumable: their steps are recorded and the next start recovers them.
         await gateway.close();
+        await rt.flushTelemetry(); // their spans end here, saying what the task was doing
         rt.store.close();
         process.exit(0);
       } catch (error) {

@@ -12,6 +12,7 @@ const EVENT_LABELS: Record<TaskEventKind, string> = {
   'model.text': 'Model',
   'model.reasoning': 'Model (reasoning)',
   answer: 'Answer',
+  'hook.context': 'Hook',
 };
 
 /** `agent-desk tasks list|show|message|pause|cancel|record`. */
@@ -55,8 +56,8 @@ export function registerTasks(program: Command): void {
     .description('send a goal task a message: its model reads it in the next request')
     .option('--json', 'print JSON')
     .action((taskId: string, text: string, opts: { json?: boolean }) => {
-      return withControlRuntime(opts.json, (rt) => {
-        const seq = rt.engine.message(taskId, text);
+      return withControlRuntime(opts.json, async (rt) => {
+        const seq = await rt.engine.message(taskId, text);
         if (opts.json) printJson({ seq });
         else console.log(`message ${seq} sent to ${taskId}`);
       });

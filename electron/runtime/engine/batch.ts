@@ -51,7 +51,7 @@ function runsConcurrently(deps: EngineDeps, host: ExecutorHost, calls: readonly 
     } catch {
       return false; // the executor records why it cannot be routed, in order
     }
-    if (!primary) return false;
+    if (!primary || deps.hooks?.has('PreToolUse', primary.tool.name)) return false; // a hook may ask: one at a time
     const classification = primary.tool.classify(primary.args, { workspace: task.workspace });
     if (!classification.readOnly) return false;
     const policy = deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification, networkAllow: host.networkAllow() });

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Hooks } from '../hooks/hooks.js';
 import type { ApprovalBroker } from '../policy/approvalBroker.js';
 import type { PolicyGate } from '../policy/gate.js';
 import type { SecretSource } from '../secrets/secretRefs.js';
@@ -35,7 +36,14 @@ export interface EngineDeps {
   questions?: UserQuestions;
   /** Values and host bindings for `${secret:name}` in tool arguments (without it, references are refused). */
   secrets?: SecretSource;
+  /** Runs a step's tool calls inside a scope: telemetry's step span, so what the tool sends carries the trace. */
+  toolScope?: ToolScope;
+  /** Configured hooks (PreToolUse / PostToolUse run around steps); without it no hook runs. */
+  hooks?: Hooks;
 }
+
+/** Wraps the run of one step's tool call(s). */
+export type ToolScope = <T>(call: { taskId: string; stepId: string; tool: string; tier: string }, run: () => Promise<T>) => Promise<T>;
 
 /** True when a process with this pid exists. */
 export function processIsAlive(pid: number): boolean {

@@ -8,10 +8,13 @@ import type { PlannerDecision } from '../planning/planner.js';
 import { describeRoute, type RouteCandidate } from '../tools/router.js';
 import { ToolError } from '../tools/types.js';
 import { approvedCallOf, EffectHeldError } from '../policy/effects/heldEffects.js';
+import type { ToolHookVerdict } from '../hooks/hooks.js';
+import { tightenWithHook } from '../hooks/tighten.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
+import { awaitApproval, holdForEffects } from './approvalWait.js';
 import { nextStepRecord } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
 import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stateReasons.js';
@@ -76,7 +79,8 @@ export class StepExecutor {
     const primary = candidates[0]!;
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
-    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing);
+    const hook = await this.preToolHook(primary, decision);
+    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
     if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.run(step, candidates, decision, true);
@@ -110,7 +114,20 @@ export class StepExecutor {
     }
   }
 
-  private gateNewStep(decision: CallDecision, primary: RouteCandidate, route: Step['route'], previous: Step | undefined): Step {
+  /** PreToolUse hooks for this call, when any applies (no spawn, no allocation otherwise). */
+  private async preToolHook(candidate: RouteCandidate, decision: CallDecision): Promise<ToolHookVerdict | undefined> {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has('PreToolUse', candidate.tool.name)) return undefined;
+    return hooks.preToolUse(this.host.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
+  }
+
+  private gateNewStep(
+    decision: CallDecision,
+    primary: RouteCandidate,
+    route: Step['route'],
+    previous: Step | undefined,
+    hook?: ToolHookVerdict,
+  ): Step {
     const task = this.host.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
     const decided = this.deps.gate.decide({
@@ -119,7 +136,7 @@ export class StepExecutor {
       classification: cls,
       networkAllow: this.host.networkAllow(),
     });
-    const policy = withSafetyChecks(decided, decision.safetyChecks);
+    const policy = tightenWithHook(withSafetyChecks(decided, decision.safetyChecks), hook);
     const now = isoAt(this.deps.clock.now());
     const step = nextStepRecord(task.id, decision, previous, {
       tool: primary.tool.name,
@@ -129,12 +146,18 @@ export class StepExecutor {
       idempotent: cls.idempotent,
       ...(route && { route }),
       policy,
-      startedAt: isoAt(this.deps.clock.now()),
+      startedAt: now,
     });
     if (policy.effect === 'deny') {
-      Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
+      // A hook's reason names the hook; it has no code and is shown as recorded.
+      if (policy.source === 'hook') step.error = `denied by ${policy.reason}`;
+      else Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      if (!deniedGoesBack(step, decision)) this.host.fail(stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts));
+      const why =
+        policy.source === 'hook'
+          ? `step ${decision.index + 1} (${step.tool}) ${step.error}`
+          : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
+      if (!deniedGoesBack(step, decision)) this.host.fail(why);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -166,49 +189,14 @@ export class StepExecutor {
     all: RouteCandidate[],
     decision: CallDecision,
   ): Promise<StepOutcome> {
-    const verdict = await this.awaitApproval(step, decision);
+    const verdict = await awaitApproval(this.deps, this.host, this.saveInOrder, step, decision);
     if (verdict === 'denied') return { kind: 'retry' }; // the planner reads the denial and goes on
     if (verdict !== 'approved') return { kind: 'stop' };
     const onlyApproved = all.filter((c) => c === primary);
     return this.run({ ...step, status: 'started' }, onlyApproved, decision);
   }
 
-  /**
-   * Waits for the step's approval. A denial fails the task with the reason recorded, unless the
-   * decision says `onDeny: continue` (model planners, playbook steps that opt in): then the step
-   * is recorded denied and the task runs on (→ 'denied').
-   */
-  private async awaitApproval(step: Step, decision: CallDecision): Promise<'approved' | 'denied' | 'stopped'> {
-    const id = step.approvalId!;
-    for (;;) {
-      const approval = this.deps.approvals.get(id);
-      if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
-      if (approval.status === 'approved') {
-        if (this.host.task().state === 'waiting_approval') this.host.transition('running', stateReasons.approvedBy(approval.decidedBy));
-        return 'approved';
-      }
-      if (approval.status === 'denied' && decision.onDeny === 'continue') return this.deniedAndContinue(step, approval.decisionReason);
-      if (approval.status === 'denied' || approval.status === 'cancelled') {
-        const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
-        this.save({ ...step, status: 'denied', ...error, endedAt: isoAt(this.deps.clock.now()) });
-        if (approval.status === 'denied') this.host.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
-        return 'stopped';
-      }
-      if (this.host.honourControl() === 'stopped') return 'stopped';
-      if (this.host.task().state !== 'waiting_approval')
-        this.host.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
-      if (this.host.detachOnApproval) return 'stopped';
-      await this.deps.approvals.changed(id, this.deps.pollMs, this.host.signal);
-      if (this.host.signal.aborted && this.host.honourControl() === 'stopped') return 'stopped';
-    }
-  }
-
-  /** The planner reads the step's error as the tool's answer, in the words a person would use. */
-  private deniedAndContinue(step: Step, reason: string | undefined): 'denied' {
-    this.save({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(this.deps.clock.now()) });
-    if (this.host.task().state === 'waiting_approval') this.host.transition('running', stateReasons.stepDeniedByUser(step, reason));
-    return 'denied';
-  }
+  private readonly saveInOrder = (step: Step, extra?: () => void): Step => this.save(step, extra);
 
   private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
     if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
@@ -230,7 +218,19 @@ export class StepExecutor {
 
   // ---- execute ----------------------------------------------------------------------------
 
-  private async run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+  private run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+    const runAll = () => this.runCandidates(step, candidates, decision, tracePolicy);
+    const scope = this.deps.toolScope;
+    const tier = candidates[0]?.tool.tier ?? 'api';
+    return scope ? scope({ taskId: step.taskId, stepId: step.id, tool: step.tool, tier }, runAll) : runAll();
+  }
+
+  private async runCandidates(
+    step: Step,
+    candidates: RouteCandidate[],
+    decision: CallDecision,
+    tracePolicy: boolean,
+  ): Promise<StepOutcome> {
     const task = this.host.task();
     const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
     let current = step;
@@ -277,7 +277,7 @@ export class StepExecutor {
         if (error instanceof ToolError && error.effectUnknown && !safeToRepeat) return this.uncertain(current, message, startedAt);
         const retryable = error instanceof ToolError && error.retryable;
         const next = candidates[i + 1];
-        if (retryable && next && this.fallbackAllowed(next)) {
+        if (retryable && next && (await this.fallbackAllowed(next, decision))) {
           current = this.withAttempt(current, candidate, next, message);
           continue;
         }
@@ -290,29 +290,9 @@ export class StepExecutor {
     throw new AgentDeskError('internal', `step ${step.index + 1} had no tool to run`);
   }
 
-  /**
-   * The page sent requests the browser held before they left: this step asks for exactly them
-   * (method, URL, masked fields, marked screenshot) and, approved, runs again with them allowed once.
-   */
+  /** Held page requests: ask for exactly them and, approved, run again with them allowed once. */
   private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
-    const policy = held.decision();
-    const approval = this.deps.approvals.prepare({
-      taskId: step.taskId,
-      stepId: step.id,
-      tool: step.tool,
-      subject: held.effects[0]?.url ?? '',
-      args: step.args,
-      decision: policy,
-      preview: held.preview,
-    });
-    const approvalId = approval.approval.id;
-    const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };
-    this.save(waiting, () => {
-      this.host.trace('step.policy', { ...policy, approvalId }, step.id);
-      approval.persist(); // in the run's queue, after what happened before it
-    });
-    approval.announce();
-    this.host.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
+    const waiting = holdForEffects(this.deps, this.host, this.saveInOrder, step, held);
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
@@ -433,6 +413,7 @@ export class StepExecutor {
       },
       step.readOnly,
     );
+    if (this.deps.hooks?.has('PostToolUse', step.tool)) await this.deps.hooks.postToolUse(this.host.task(), done);
     return { kind: 'completed', step: done };
   }
 
@@ -469,14 +450,17 @@ export class StepExecutor {
     return { ...step, route };
   }
 
-  /** A fallback tool runs only if the gate allows it outright (an approval covered the first tool only). */
-  private fallbackAllowed(candidate: RouteCandidate): boolean {
+  /** A fallback tool runs only if the gate and its PreToolUse hooks allow it outright (an approval covered the first tool only). */
+  private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
     const task = this.host.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
-    return (
-      this.deps.gate.decide({ taskId: task.id, tool: candidate.tool.name, classification: cls, networkAllow: this.host.networkAllow() })
-        .effect === 'allow'
-    );
+    const gate = this.deps.gate.decide({
+      taskId: task.id,
+      tool: candidate.tool.name,
+      classification: cls,
+      networkAllow: this.host.networkAllow(),
+    });
+    return gate.effect === 'allow' && (await this.preToolHook(candidate, decision)) === undefined;
   }
 
   private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
@@ -521,9 +505,11 @@ export class StepExecutor {
 }
 
 /**
- * A call a skill in use does not allow goes back to a model planner as the call's error (it can
- * do the allowed part, or stop); every other denial by the gate ends the task.
+ * A call a skill in use does not allow, or a PreToolUse hook denied, goes back to a model planner
+ * as the call's error (it can do the allowed part, or stop), as a person's denial does; every
+ * other denial by the gate (rules, agents, profiles) ends the task.
  */
 function deniedGoesBack(step: Step, decision: CallDecision): boolean {
-  return step.policy?.source === 'skill' && decision.onDeny === 'continue';
+  const source = step.policy?.source;
+  return (source === 'skill' || source === 'hook') && decision.onDeny === 'continue';
 }

@@ -128,9 +128,9 @@ export class TaskEngine {
    * A write about a task (e.g. its `model.call` trace event), joined to the run's next commit when
    * the task runs in this process, so a per-step record costs no commit of its own; else at once.
    */
-  writeWithRun(taskId: string, write: () => void): void {
+  writeWithRun(taskId: string, write: () => void, lazy = true): void {
     const run = this.runs.get(taskId);
-    if (run) run.commitWrite(write);
+    if (run) run.commitWrite(write, lazy);
     else write();
   }
 
@@ -189,8 +189,24 @@ export class TaskEngine {
   /**
    * Sends a goal task a message: stored as a task event, which its model planner reads as a user
    * turn of the next model request (also after a restart), and traced. Returns the event's seq.
+   * UserPromptSubmit hooks see it first: one may refuse it (`forbidden`, nothing stored) or add
+   * context, stored right after it.
    */
-  message(taskId: string, text: string): number {
+  async message(taskId: string, text: string): Promise<number> {
+    const task = this.messageable(taskId);
+    const hooked = this.deps.hooks ? await this.deps.hooks.userPrompt(task, text, 'message') : {};
+    if (hooked.blocked) throw new AgentDeskError('forbidden', `the message was blocked by a ${hooked.blocked}`);
+    this.messageable(taskId); // it may have ended while the hook ran
+    const at = isoAt(this.deps.clock.now());
+    return this.deps.store.transaction(() => {
+      const seq = this.deps.store.events.append(taskId, 'user.message', text, at);
+      this.deps.trace.append(taskId, 'user.message', { text, eventSeq: seq });
+      if (hooked.context) this.deps.store.events.append(taskId, 'hook.context', hooked.context, at);
+      return seq;
+    });
+  }
+
+  private messageable(taskId: string): Task {
     const task = this.get(taskId);
     if (isTerminal(task.state))
       throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}: no planner will read a message`);
@@ -200,12 +216,7 @@ export class TaskEngine {
         `task ${taskId} runs a playbook, which reads no messages; only goal tasks have a model to talk to`,
       );
     }
-    const at = isoAt(this.deps.clock.now());
-    return this.deps.store.transaction(() => {
-      const seq = this.deps.store.events.append(taskId, 'user.message', text, at);
-      this.deps.trace.append(taskId, 'user.message', { text, eventSeq: seq });
-      return seq;
-    });
+    return task;
   }
 
   /**

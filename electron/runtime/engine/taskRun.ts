@@ -2,8 +2,9 @@ import type { Step, Task, TaskState, UncertainResolution, Usage } from '../../co
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
-import type { PlannerDecision, PlannerUsage } from '../planning/planner.js';
+import type { PlannerDecision } from '../planning/planner.js';
 import { exhaustedBudget } from './budgets.js';
+import { CommitQueue } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
@@ -12,15 +13,10 @@ import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
+import { UsageMeter } from './usageMeter.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
 const CONTROL_POLL_MS = 100;
-/** How often the running step count is written between transitions (it is re-derived after a crash). */
-const USAGE_WRITE_MS = 250;
-/** Completed read-only steps may share a commit: at most this many, this old. */
-const WRITE_BATCH = 64;
-const WRITE_BATCH_MS = 50;
-
 /** How one run should behave. */
 export interface RunOptions {
   /** Return as soon as the task waits for an approval (non-interactive CLI) instead of waiting. */
@@ -45,22 +41,10 @@ export class TaskRun {
   private plan!: TaskPlan;
   private services: RunningServices | undefined;
   private readonly loop: LoopDetector;
-  private runStartedAt = 0;
   private controlCheckedAt = -Infinity;
   private controlRequested = false;
-  private usageWrittenAt = -Infinity;
-  private pending: (() => void)[] = [];
-  private pendingSince = 0;
-  private flushing = false;
-  /** Commits lazy writes within WRITE_BATCH_MS even when no later write comes to carry them. */
-  private flushTimer: NodeJS.Timeout | undefined;
-  /** A timer's commit that failed: the next write reports it (a timer has no caller to throw to). */
-  private flushError: unknown;
-  private wallAtStart = 0;
-  /** Waiting for a person (approval, question) is not running time: when the current wait began… */
-  private waitingSince: number | undefined;
-  /** …and how long earlier waits of this run took. */
-  private waitedMs = 0;
+  private readonly commits: CommitQueue;
+  private readonly meter: UsageMeter;
   /** Aborts the planner's in-flight call (a model request) on pause or cancel. */
   private planning: AbortController | undefined;
 
@@ -71,6 +55,8 @@ export class TaskRun {
     private readonly prebuiltPlan?: TaskPlan,
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
+    this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(fn));
+    this.meter = new UsageMeter(deps.clock, (usage, at) => this.write(() => deps.store.tasks.setUsage(taskId, usage, at), true));
   }
 
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
@@ -85,9 +71,11 @@ export class TaskRun {
       this.plan = this.prebuiltPlan ?? this.deps.plans(this.task);
       this.steps = new StepLog(store.steps.forTask(this.taskId));
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
-      this.startWallClock();
+      this.meter.start(this.task.usage, this.task.state);
       if (this.missingSecret() === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return this.load();
+      const firstRun = this.task.state === 'queued';
       await this.enterRunning();
+      if (firstRun && (await this.startHooks()) === 'stopped') return this.load();
       await this.startServices();
       await this.drive();
       return this.load();
@@ -97,7 +85,7 @@ export class TaskRun {
       }
       return this.load();
     } finally {
-      this.flush();
+      this.commits.flush();
       await this.services?.stop().catch(() => undefined);
       store.tasks.release(this.taskId, pid);
     }
@@ -133,7 +121,7 @@ export class TaskRun {
     try {
       this.task = this.load();
       this.steps = new StepLog(store.steps.forTask(this.taskId));
-      this.startWallClock(); // the usage written with the transition must not count time nobody ran
+      this.meter.start(this.task.usage, this.task.state); // the usage written with the transition must not count time nobody ran
       if (!isTerminal(this.task.state)) this.honourControl();
       return this.load();
     } finally {
@@ -150,7 +138,7 @@ export class TaskRun {
       if (over) return void this.fail(over, 'budget.exceeded');
       const decision = await this.planNext();
       if (!decision) return void this.honourControl();
-      this.addPlannerUsage(decision.usage);
+      this.meter.addPlanner(decision.usage);
       // The turn that spent the last tokens or dollars does not get its calls run.
       const spent = decision.type === 'call' || decision.type === 'batch' ? exhaustedBudget(this.task.budget, this.usageNow()) : undefined;
       if (spent) return void this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 });
@@ -205,6 +193,12 @@ export class TaskRun {
     await candidate?.tool.cleanUpInterrupted?.(candidate.args, { workspace: this.task.workspace }).catch(() => undefined);
   }
 
+  /** TaskStart is observed; a goal a UserPromptSubmit hook blocks never reaches the model. */
+  private async startHooks(): Promise<RunStop | 'ok'> {
+    const blocked = this.deps.hooks && (await this.deps.hooks.taskStarting(this.task));
+    return blocked ? this.fail(`the goal was blocked by a ${blocked}`) : 'ok';
+  }
+
   /** Secret inputs are never stored; without them a step would send a placeholder. */
   private missingSecret(): RunStop | 'ok' {
     for (const [name, value] of Object.entries(this.task.inputs)) {
@@ -249,7 +243,7 @@ export class TaskRun {
       this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
       this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason });
     });
-    this.trackHumanWait(to);
+    this.meter.trackHumanWait(to);
     this.task = this.load();
     this.deps.emit('task.updated', this.task);
   }
@@ -321,7 +315,7 @@ export class TaskRun {
       fail: (reason: AnyStateReason) => this.fail(reason),
       honourControl: () => this.honourControl(),
       saveStep: (step: Step, extra?: () => void, lazy?: boolean) => this.saveStep(step, extra, lazy),
-      countStep: () => this.countStep(),
+      countStep: () => this.meter.countStep(),
       trace: (type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string) =>
         this.trace(type, data, stepId),
     };
@@ -342,115 +336,17 @@ export class TaskRun {
     return step;
   }
 
-  /** Counts a step; the count is persisted at most every USAGE_WRITE_MS (and at every transition). */
-  private countStep(): void {
-    this.task = { ...this.task, usage: { ...this.task.usage, steps: this.task.usage.steps + 1 } };
-    this.persistUsageSoon();
-  }
-
-  private addPlannerUsage(u: PlannerUsage | undefined): void {
-    if (!u) return;
-    const usage = this.task.usage;
-    this.task = {
-      ...this.task,
-      usage: {
-        ...usage,
-        modelCalls: usage.modelCalls + u.modelCalls,
-        tokensIn: usage.tokensIn + u.tokensIn,
-        tokensOut: usage.tokensOut + u.tokensOut,
-        costUsd: usage.costUsd + u.costUsd,
-      },
-    };
-    // Budgets read the in-memory usage; the row follows with the step writes (at most USAGE_WRITE_MS late, exact at every transition).
-    this.persistUsageSoon();
-  }
-
-  /** Queues the usage row with the next batch of writes, at most every USAGE_WRITE_MS. */
-  private persistUsageSoon(): void {
-    const now = this.deps.clock.now();
-    if (now - this.usageWrittenAt < USAGE_WRITE_MS) return;
-    this.usageWrittenAt = now;
-    const usage = this.usageNow();
-    this.write(() => this.deps.store.tasks.setUsage(this.taskId, usage, isoAt(now)), true);
-  }
-
   private usageNow(): Usage {
-    const now = this.deps.clock.now();
-    const waiting = this.waitedMs + (this.waitingSince === undefined ? 0 : now - this.waitingSince);
-    return { ...this.task.usage, wallMs: this.wallAtStart + (now - this.runStartedAt - waiting) };
-  }
-
-  /** Wall time counts from here, on top of what earlier runs recorded. */
-  private startWallClock(): void {
-    this.runStartedAt = this.deps.clock.now();
-    this.wallAtStart = this.task.usage.wallMs;
-    this.waitedMs = 0;
-    this.waitingSince = isWaitingForPerson(this.task.state) ? this.runStartedAt : undefined;
-  }
-
-  private trackHumanWait(to: TaskState): void {
-    const now = this.deps.clock.now();
-    if (isWaitingForPerson(to)) this.waitingSince ??= now;
-    else if (this.waitingSince !== undefined) {
-      this.waitedMs += now - this.waitingSince;
-      this.waitingSince = undefined;
-    }
+    return this.meter.now();
   }
 
   private trace(type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string): void {
     this.write(() => void this.deps.trace.append(this.taskId, type, data, stepId));
   }
 
-  /**
-   * Queues a database write; everything queued lands in order, in one transaction, on flush.
-   * Lazy writes wait at most WRITE_BATCH_MS: a later write carries them, or the timer does.
-   */
+  /** Queues a database write in the run's commit order (see CommitQueue). */
   private write(fn: () => void, lazy = false): void {
-    if (this.flushing) return fn();
-    this.rethrowTimerFailure();
-    if (this.pending.length === 0) this.pendingSince = this.deps.clock.now();
-    this.pending.push(fn);
-    const stale = this.deps.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
-    if (!lazy || this.pending.length >= WRITE_BATCH || stale) this.flush();
-    else this.flushTimer ??= this.armFlushTimer();
-  }
-
-  private armFlushTimer(): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.flushTimer = undefined;
-      try {
-        this.flush();
-      } catch (error) {
-        this.flushError = error;
-      }
-    }, WRITE_BATCH_MS);
-    timer.unref();
-    return timer;
-  }
-
-  private rethrowTimerFailure(): void {
-    if (this.flushError === undefined) return;
-    const error = this.flushError;
-    this.flushError = undefined;
-    throw error;
-  }
-
-  private flush(): void {
-    if (this.flushTimer !== undefined) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = true;
-    try {
-      this.deps.store.transaction(() => {
-        for (const write of batch) write();
-      });
-    } finally {
-      this.flushing = false;
-    }
+    this.commits.write(fn, lazy);
   }
 
   private load(): Task {
@@ -489,8 +385,8 @@ export class TaskRun {
     };
   }
 
-  /** A planner's write, joined to the next step record or transition (one commit, not two). */
-  readonly commitWrite = (write: () => void): void => this.write(write, true);
+  /** A planner's write, joined to the next step record or transition (one commit, not two); `lazy: false` commits it now, in order. */
+  readonly commitWrite = (write: () => void, lazy = true): void => this.write(write, lazy);
 
   private async startServices(): Promise<void> {
     if (this.plan.services.length === 0) return;
@@ -504,11 +400,6 @@ export class TaskRun {
     });
     this.trace('service.started', { services: this.services.urls });
   }
-}
-
-/** States in which the task waits for a person: that time is not counted as running. */
-function isWaitingForPerson(state: TaskState): boolean {
-  return state === 'waiting_approval' || state === 'waiting_user';
 }
 
 export type { StepOutcome };

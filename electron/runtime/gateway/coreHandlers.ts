@@ -63,7 +63,7 @@ export function coreHandlers(rt: AgentRuntime): Handlers {
     'tasks.pause': (p) => engine.pause(p.taskId),
     'tasks.resume': (p) => engine.resume(p.taskId, p.resolution),
     'tasks.cancel': (p) => engine.cancel(p.taskId, p.reason),
-    'tasks.message': (p) => ({ seq: engine.message(p.taskId, p.text) }),
+    'tasks.message': async (p) => ({ seq: await engine.message(p.taskId, p.text) }),
     'approvals.list': (p) => ({
       approvals: rt.approvals.list({ ...(p.status && { status: p.status }), ...(p.taskId && { taskId: p.taskId }) }),
     }),

@@ -23,6 +23,7 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
           if ('policy' in p.config) new PolicyGate(next.policy, NO_GRANTS); // refuse a policy the gate cannot compile, before writing
         });
         if ('policy' in p.config) rt.gate.reload(config.policy);
+        if ('hooks' in p.config) rt.hooks?.reload(config.hooks);
         return { config, appliesTo: 'next-task' as const, restartNeeded: restartNeeded(p.config, rt.options.config) };
       },
       'secrets.set': (p) => {
@@ -47,7 +48,7 @@ export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Ha
 }
 
 /** Sections read only at start-up; `policy.allowWrites` is compiled into the browser host when it starts. */
-const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability'] as const;
+const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability', 'telemetry'] as const;
 const NO_GRANTS = { findGrant: () => undefined };
 
 /** What of a saved patch waits for a restart: start-up sections that changed, and a changed `policy.allowWrites`. */

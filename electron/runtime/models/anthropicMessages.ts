@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { fromAnthropic, parseComputerAction } from '../gui/actionSpace.js';
 import { toAnthropicAction } from '../gui/actionToProvider.js';
+import { tracedFetch } from '../trace/telemetry/propagation.js';
 import type {
   ModelCallOptions,
   ModelContentPart,
@@ -54,6 +55,8 @@ export class AnthropicProvider implements ModelProvider {
       ...(options.baseURL && { baseURL: options.baseURL }),
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0,
+      // Carries the model call's trace context (traceparent) when telemetry is on.
+      fetch: tracedFetch,
       ...(options.headers && { defaultHeaders: options.headers }),
     });
   }

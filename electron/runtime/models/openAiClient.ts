@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { tracedFetch } from '../trace/telemetry/propagation.js';
 
 /** Connection settings shared by the OpenAI-protocol adapters. */
 export interface OpenAiClientOptions {
@@ -19,6 +20,8 @@ export function openAiClient(options: OpenAiClientOptions): OpenAI {
     ...(options.baseURL && { baseURL: options.baseURL }),
     timeout: options.timeoutMs ?? 120_000,
     maxRetries: 0,
+    // Carries the model call's trace context (traceparent) when telemetry is on.
+    fetch: tracedFetch,
     ...(options.headers && { defaultHeaders: options.headers }),
   });
 }

@@ -7,6 +7,7 @@ import { createProvider } from '../models/providerFactory.js';
 import type { ModelProvider } from '../models/types.js';
 import { RedactingProvider } from '../secrets/redactingProvider.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { TracedProvider } from '../trace/telemetry/tracedProvider.js';
 
 /**
  * The provider a task's model calls go through (goal planning, playbook healing): `ref` resolved
@@ -32,6 +33,8 @@ export function meteredTaskProvider(rt: AgentRuntime, task: Task, model: ModelPr
     // With the step the call leads to, in one commit (at most the run's lazy-write delay late).
     onCall: (call) => rt.engine.writeWithRun(task.id, () => void rt.trace.append(task.id, 'model.call', { ...call })),
   });
+  // With telemetry on, each call is a `chat` span under the task's span (it sees the redacted request).
+  const traced = rt.telemetry ? new TracedProvider(metered, rt.telemetry, task.id, rt.redactor, rt.options.clock ?? systemClock) : metered;
   // Whatever the model is shown (tool results, goal, project context) passes the redactor.
-  return new RedactingProvider(metered, rt.redactor);
+  return new RedactingProvider(traced, rt.redactor);
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Redactor } from '../trace/redactor.js';
 
 /** Statement methods that take bound parameters. */
-const BINDING_METHODS = new Set<PropertyKey>(['run', 'get', 'all', 'iterate', 'bind']);
+const BINDING_METHODS = ['run', 'get', 'all', 'iterate', 'bind'] as const;
 
 /**
  * The store boundary: every value bound to any statement of this database passes the redactor,
@@ -24,42 +24,24 @@ export function redactingDatabase(db: Database.Database, redactor: Redactor): Da
   });
 }
 
+/**
+ * The statement itself, its binding methods replaced by redacting ones (own properties, set once
+ * at prepare). Repositories prepare a statement once and call it per step: no proxy sits in front
+ * of every call, and pluck(), raw(), expand(), bind() — which return the statement — keep
+ * returning this same, redacting, object.
+ */
 function redactingStatement(statement: Database.Statement, redactor: Redactor): Database.Statement {
-  // Repositories prepare a statement once and call it per step: wrap each method once, not per call.
-  const wrapped = new Map<PropertyKey, (...args: unknown[]) => unknown>();
-  const proxy: Database.Statement = new Proxy(statement, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      let fn = wrapped.get(prop);
-      if (!fn) {
-        fn = wrapMethod(target, value as (...args: unknown[]) => unknown, BINDING_METHODS.has(prop), redactor, () => proxy);
-        wrapped.set(prop, fn);
-      }
-      return fn;
-    },
-  });
-  return proxy;
-}
-
-/** A statement method that redacts its bound values (binding methods) and hands out the proxy for chaining. */
-function wrapMethod(
-  target: Database.Statement,
-  method: (...args: unknown[]) => unknown,
-  binds: boolean,
-  redactor: Redactor,
-  proxy: () => Database.Statement,
-): (...args: unknown[]) => unknown {
-  // pluck(), raw(), expand(), … return the statement itself: keep handing out the proxy.
-  if (!binds)
-    return (...args) => {
-      const result = method.apply(target, args);
-      return result === target ? proxy() : result;
-    };
-  return (...params) => {
-    const result = method.apply(target, redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor)));
-    return result === target ? proxy() : result;
-  };
+  for (const name of BINDING_METHODS) {
+    const method = (statement as unknown as Record<string, unknown>)[name];
+    if (typeof method !== 'function') continue;
+    Object.defineProperty(statement, name, {
+      value: (...params: unknown[]) =>
+        (method as (...args: unknown[]) => unknown).apply(statement, redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor))),
+      writable: false,
+      configurable: false,
+    });
+  }
+  return statement;
 }
 
 /** A positional value, or an object of named values; only text can hold a secret. */

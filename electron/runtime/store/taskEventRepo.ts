@@ -16,6 +16,7 @@ export class TaskEventRepo {
   private readonly appendStmt: Database.Statement;
   private readonly listStmt: Database.Statement;
   private readonly kindStmt: Database.Statement;
+  private readonly inboxStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     // The next seq is computed inside the INSERT so two processes (CLI + serve) never collide.
@@ -26,6 +27,9 @@ export class TaskEventRepo {
     );
     this.listStmt = db.prepare('SELECT * FROM task_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
     this.kindStmt = db.prepare('SELECT * FROM task_events WHERE task_id = ? AND kind = ? AND seq > ? ORDER BY seq');
+    this.inboxStmt = db.prepare(
+      "SELECT * FROM task_events WHERE task_id = ? AND kind IN ('user.message', 'hook.context') AND seq > ? ORDER BY seq",
+    );
   }
 
   /** Appends an event; returns its seq. */
@@ -41,5 +45,10 @@ export class TaskEventRepo {
   /** Events of one kind after `afterSeq` (a planner's unread user messages). */
   ofKind(taskId: string, kind: TaskEventKind, afterSeq: number): TaskEvent[] {
     return (this.kindStmt.all(taskId, kind, afterSeq) as EventRow[]).map(toEvent);
+  }
+
+  /** What a model planner has not read yet after `afterSeq`: the user's messages and the context hooks added, in order. */
+  inbox(taskId: string, afterSeq: number): TaskEvent[] {
+    return (this.inboxStmt.all(taskId, afterSeq) as EventRow[]).map(toEvent);
   }
 }

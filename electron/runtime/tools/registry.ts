@@ -15,6 +15,7 @@ export class ToolRegistry {
   private taskFilter: TaskToolFilter | undefined;
   /** `list()` as last sorted; the router reads it every step, tools change rarely. */
   private sorted: readonly AnyTool[] | undefined;
+  private changes = 0;
 
   /** Narrows the tools offered to a task (its agent's allowlist); the runtime sets it from its policy gate. */
   restrictPerTask(filter: TaskToolFilter): void {
@@ -35,12 +36,19 @@ export class ToolRegistry {
     }
     this.tools.set(tool.name, tool);
     this.sorted = undefined;
+    this.changes++;
   }
 
   /** Removes a tool; returns false when there was none by that name. */
   unregister(name: string): boolean {
     this.sorted = undefined;
+    this.changes++;
     return this.tools.delete(name);
+  }
+
+  /** Changes whenever a tool is registered or removed (what is derived from the list can be kept until then). */
+  get revision(): number {
+    return this.changes;
   }
 
   /** The tool with this name, if any. */

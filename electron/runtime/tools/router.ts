@@ -52,6 +52,10 @@ type Evaluation = { tool: AnyTool; ok: true; args: unknown } | { tool: AnyTool; 
  * a retryable ToolError whose call cannot have had its effect.
  */
 export class ToolRouter {
+  /** Providers by capability set, for the registry revision they were read at: every step asks, tools change rarely. */
+  private providers = new Map<string, AnyTool[]>();
+  private providersRevision = -1;
+
   constructor(private readonly registry: ToolRegistry) {}
 
   /** The ordered candidates for a step; throws AgentDeskError when none can run it. */
@@ -105,7 +109,8 @@ export class ToolRouter {
     }
     const namedEvaluation = evaluate(named, request.args);
     const shared = request.capability !== undefined ? [request.capability] : fallbackCapabilities(named, namedEvaluation);
-    const repeatable = namedEvaluation.ok ? safeToRepeat(named, namedEvaluation.args, request.task?.workspace) : true;
+    // With no capability to fall back on, there is nothing to repeat elsewhere: skip classifying the call.
+    const repeatable = shared.length === 0 || !namedEvaluation.ok || safeToRepeat(named, namedEvaluation.args, request.task?.workspace);
     const fallbacks = repeatable
       ? permitted(
           this.providersOf(shared).filter((tool) => tool !== named && tierRank(tool) > tierRank(named)),
@@ -174,12 +179,22 @@ export class ToolRouter {
   }
 
   /** Tools providing any of the capabilities, by tier then name. */
-  private providersOf(capabilities: readonly string[]): AnyTool[] {
+  private providersOf(capabilities: readonly string[]): readonly AnyTool[] {
     if (capabilities.length === 0) return [];
-    return this.registry
-      .list()
-      .filter((tool) => tool.capabilities.some((c) => capabilities.includes(c)))
-      .sort((a, b) => tierRank(a) - tierRank(b));
+    if (this.providersRevision !== this.registry.revision) {
+      this.providers = new Map();
+      this.providersRevision = this.registry.revision;
+    }
+    const key = capabilities.join('\n');
+    let providers = this.providers.get(key);
+    if (providers === undefined) {
+      providers = this.registry
+        .list()
+        .filter((tool) => tool.capabilities.some((c) => capabilities.includes(c)))
+        .sort((a, b) => tierRank(a) - tierRank(b));
+      this.providers.set(key, providers);
+    }
+    return providers;
   }
 }
 

@@ -27,11 +27,13 @@ describe('layer arrows', () => {
     expect(await violationsIn(root, folders)).toEqual([]);
   });
 
-  it('the check catches a runtime importing electron and a contract importing the runtime', async () => {
+  it('the check catches a runtime importing electron or the OpenTelemetry SDK and a contract importing the runtime', async () => {
     const fixture = path.join(root, 'test/fixtures/layers/broken');
     const violations = await violationsIn(fixture, ['electron']);
     expect(violations.some((v) => v.startsWith('runtime-stays-pure') && /→ .*\belectron\b/.test(v))).toBe(true);
     expect(violations.some((v) => v.startsWith('runtime-stays-pure') && /→ .*playwright/.test(v))).toBe(true);
     expect(violations.some((v) => v.startsWith('contract-imports-only-zod'))).toBe(true);
+    expect(violations.some((v) => v.startsWith('runtime-uses-otel-api-only') && /→ .*sdk-trace-node/.test(v))).toBe(true);
+    expect(violations.some((v) => v.startsWith('runtime-uses-otel-api-only') && /→ .*opentelemetry\/api\b/.test(v))).toBe(false);
   });
 });

@@ -94,18 +94,18 @@ export interface PlannerStateStore {
   save(write: Omit<PlannerStateWrite, 'version'>): void;
   /** The time now, as the store dates rows. */
   now(): string;
-  /** User messages after this task event seq, oldest first. */
+  /** User messages and hook context after this task event seq, oldest first. */
   inbox(afterSeq: number): { seq: number; text: string }[];
 }
 
-/** A task's planner state in the runtime's store; its user messages are the task's `user.message` events. */
+/** A task's planner state in the runtime's store; its inbox is the task's `user.message` and `hook.context` events. */
 export function storedPlannerState(store: Store, taskId: string, clock: Clock): PlannerStateStore {
   const repo = new PlannerStateRepo(store.db);
   return {
     load: () => repo.load(taskId),
     save: (write) => repo.save(taskId, { ...write, version: PLANNER_STATE_VERSION }),
     now: () => isoAt(clock.now()),
-    inbox: (afterSeq) => store.events.ofKind(taskId, 'user.message', afterSeq).map((e) => ({ seq: e.seq, text: e.text })),
+    inbox: (afterSeq) => store.events.inbox(taskId, afterSeq).map((e) => ({ seq: e.seq, text: e.text })),
   };
 }
 

@@ -119,10 +119,11 @@ function indexOfStep(playbook: Playbook, id: string): number | undefined {
   return map.get(id);
 }
 
-/** A step denied by a person is behind us only when the playbook says `onDeny: continue`. */
+/** A step denied by a person or a PreToolUse hook is behind us only when the playbook says `onDeny: continue`. */
 function isFinished(step: Step | undefined, planned: PlaybookStep): boolean {
   if (step === undefined) return false;
-  return FINISHED.has(step.status) || (step.status === 'denied' && planned.onDeny === 'continue' && step.approvalId !== undefined);
+  const answered = step.approvalId !== undefined || step.policy?.source === 'hook';
+  return FINISHED.has(step.status) || (step.status === 'denied' && planned.onDeny === 'continue' && answered);
 }
 
 /** The highest attempt recorded per plan index (the later record wins a tie). */

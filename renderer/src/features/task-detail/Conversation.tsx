@@ -22,6 +22,7 @@ const EVENT_WHO = {
   'model.text': 'conv.model',
   'model.reasoning': 'conv.reasoning',
   answer: 'conv.model',
+  'hook.context': 'conv.hook',
 } as const;
 
 function EventBubble({ event }: { event: TaskEvent }) {
@@ -88,6 +89,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
     agent: 'policySource.agent',
     profile: 'policySource.profile',
     skill: 'policySource.skill',
+    hook: 'policySource.hook',
   } as const;
   const image = stepImage(step);
   return (

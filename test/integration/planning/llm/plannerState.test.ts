@@ -37,7 +37,7 @@ describe('one conversation per goal task, saved with its steps', () => {
     while (server.received('chat').length < 2) await new Promise((r) => setTimeout(r, 5));
     harness.rt.engine.pause(task.id);
     expect((await waitForState(harness.rt, task.id, ['paused', 'failed'])).state).toBe('paused');
-    harness.rt.engine.message(task.id, 'Also say hi in your answer.');
+    await harness.rt.engine.message(task.id, 'Also say hi in your answer.');
 
     const rt = await harness.reopen(); // a new runtime on the same data folder, as after a restart
     server.script('chat', { text: 'Wrote hello.txt. Hi!' });
@@ -98,11 +98,11 @@ describe('one conversation per goal task, saved with its steps', () => {
     h = harness;
     const goal = createGoalTask(harness.rt, 'anything');
     expect((await harness.rt.engine.run(goal.id)).state).toBe('succeeded');
-    expect(() => harness.rt.engine.message(goal.id, 'too late')).toThrow(
+    await expect(harness.rt.engine.message(goal.id, 'too late')).rejects.toThrow(
       expect.objectContaining({ code: 'conflict', message: expect.stringContaining('already succeeded') }),
     );
     const playbook = createPlaybookTask(harness.rt, 'name: p\nsteps:\n  - tool: fs.list\n    args: { path: . }\n');
-    expect(() => harness.rt.engine.message(playbook.id, 'hello')).toThrow(
+    await expect(harness.rt.engine.message(playbook.id, 'hello')).rejects.toThrow(
       expect.objectContaining({ code: 'conflict', message: expect.stringContaining('runs a playbook') }),
     );
     expect(harness.rt.engine.events(goal.id).map((e) => e.kind)).toEqual(['answer']);

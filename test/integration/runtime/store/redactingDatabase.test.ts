@@ -36,6 +36,20 @@ describe('the redacting database', () => {
     expect(databaseFilesHolding(home, 'tok-1234-abcd')).toEqual([]);
   });
 
+  it('redacts through every way of calling a statement: all, iterate, raw and expand chains, a method taken off the statement', () => {
+    const s = open({ key: 'tok-1234-abcd' });
+    const insert = s.db.prepare('INSERT INTO notes VALUES (?, ?, ?)');
+    const { run } = insert;
+    run('a', 'tok-1234-abcd', null);
+    insert.run('b', 'also tok-1234-abcd', null);
+    const byBody = s.db.prepare('SELECT id FROM notes WHERE body LIKE ?');
+    expect(byBody.pluck().all('%tok-1234-abcd%')).toEqual(['a', 'b']);
+    expect([...byBody.pluck().iterate('%tok-1234-abcd')]).toEqual(['a', 'b']);
+    expect(s.db.prepare('SELECT id, body FROM notes WHERE body = ?').raw().get('tok-1234-abcd')).toEqual(['a', '[secret:key]']);
+    expect(s.db.prepare('SELECT id FROM notes WHERE body = ?').expand().get('tok-1234-abcd')).toEqual({ notes: { id: 'a' } });
+    expect(databaseFilesHolding(home, 'tok-1234-abcd')).toEqual([]);
+  });
+
   it('finds a value with quotes or backslashes inside JSON text, once or twice encoded', () => {
     const secret = 'p"a\\ss-w0rd';
     const s = open({ pw: secret });

@@ -75,6 +75,33 @@ describe('ToolRouter', () => {
     expect(plan.skipped).toEqual([]);
   });
 
+  it('a tool registered or removed after a plan changes the next plan (providers are not kept past a registry change)', () => {
+    const registry = new ToolRegistry();
+    for (const tool of builtinTools()) registry.register(tool);
+    const router = new ToolRouter(registry);
+    expect(router.plan({ tool: 'fs.write', args: writeArgs }).candidates.map((c) => c.tool.name)).toEqual(['fs.write']);
+    registry.register(writerAt('mcp__fs__write_file', 'mcp'));
+    expect(router.plan({ tool: 'fs.write', args: writeArgs }).candidates.map((c) => c.tool.name)).toEqual([
+      'fs.write',
+      'mcp__fs__write_file',
+    ]);
+    expect(router.plan({ capability: 'file.write', args: writeArgs }).candidates.map((c) => c.tool.name)).toEqual([
+      'fs.write',
+      'mcp__fs__write_file',
+    ]);
+    registry.unregister('mcp__fs__write_file');
+    expect(router.plan({ tool: 'fs.write', args: writeArgs }).candidates.map((c) => c.tool.name)).toEqual(['fs.write']);
+  });
+
+  it('a named tool whose higher tier went down says so on the next plan (availability is read per plan)', () => {
+    let up = true;
+    const mcp = { ...writerAt('mcp__fs__write_file', 'mcp'), availability: () => (up ? { available: true } : { available: false, reason: 'server stopped' }) };
+    const router = routerWith(mcp, writerAt('browser__upload', 'browser'));
+    expect(router.plan({ tool: 'browser__upload', args: writeArgs }).candidates[0]?.reason).toBe('named in plan');
+    up = false;
+    expect(router.plan({ tool: 'browser__upload', args: writeArgs }).candidates[0]?.reason).toMatch(/mcp__fs__write_file is unavailable \(server stopped\)/);
+  });
+
   it('candidate arguments are the parsed ones, with defaults applied', () => {
     const plan = routerWith(...builtinTools()).plan({ tool: 'fs.write', args: writeArgs });
     expect(plan.candidates[0]?.args).toEqual({ ...writeArgs, encoding: 'utf8', mode: 'overwrite' });
