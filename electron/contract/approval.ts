@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerTextSchema } from './serverText.js';
 import { RiskClassSchema } from './tool.js';
 
 /** How long an approval decision is remembered. `always` is refused for payments. */
@@ -36,6 +37,8 @@ export type HeldEffect = z.infer<typeof HeldEffectSchema>;
 /** What the user sees before deciding: the arguments and a human preview of the effect. */
 export const ApprovalPreviewSchema = z.object({
   summary: z.string(),
+  /** `summary` as a catalog code, for the tools that have one. */
+  summaryText: ServerTextSchema.optional(),
   /** Message body, diff or request preview, already redacted. */
   body: z.string().optional(),
   /** Screenshot with the target marked (PNG, base64), for clicks. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerTextSchema } from './serverText.js';
 
 const base = {
   /** A human name for the check; defaults to its type and target. */
@@ -86,10 +87,14 @@ export type CheckType = AcceptanceCheck['type'];
 /** The outcome of one check, recorded on the task and in the trace. */
 export const CheckResultSchema = z.object({
   name: z.string(),
+  /** A default `name` with words in it (`file_exists x (absent)`) as a catalog code. */
+  nameText: ServerTextSchema.optional(),
   type: z.string(),
   passed: z.boolean(),
   /** What the check observed, e.g. the actual digest or the command's output tail. */
   output: z.string(),
+  /** `output` as a catalog code, for the checks that have one. */
+  outputText: ServerTextSchema.optional(),
   durationMs: z.number(),
 });
 /** A check result. */

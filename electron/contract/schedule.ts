@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AcceptanceCheckSchema } from './check.js';
+import { ServerTextSchema } from './serverText.js';
 import { BudgetLimitsSchema } from './task.js';
 
 /** What a cron job starts: a playbook (inline YAML or a file read at fire time) or a goal. */
@@ -94,6 +95,8 @@ export const CronRunSchema = z.object({
   outcome: CronRunOutcomeSchema,
   taskId: z.string().optional(),
   reason: z.string().optional(),
+  /** `reason` as a catalog code (absent on runs recorded before codes). */
+  reasonText: ServerTextSchema.optional(),
 });
 /** A cron run record. */
 export type CronRun = z.infer<typeof CronRunSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PolicyDecisionSchema } from './policy.js';
 import { RouteSchema } from './tool.js';
+import { ServerTextSchema } from './serverText.js';
 
 /**
  * Step lifecycle. `started` is written before the tool runs; a `started` step found at
@@ -40,6 +41,8 @@ export const StepSchema = z.object({
   output: z.unknown().optional(),
   outputDigest: z.string().optional(),
   error: z.string().optional(),
+  /** `error` as a catalog code, for the runtime's own words (a denial, an interruption); a tool's error has none. */
+  errorText: ServerTextSchema.optional(),
   tokens: z.number().int(),
   costUsd: z.number(),
   startedAt: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AcceptanceCheckSchema, CheckResultSchema } from './check.js';
+import { ServerTextSchema } from './serverText.js';
 
 /** Task states. Terminal: succeeded, failed, cancelled. */
 export const TaskStateSchema = z.enum([
@@ -94,6 +95,8 @@ export const TaskSchema = z.object({
   state: TaskStateSchema,
   /** Why the task is in its state: the failed check, the exhausted budget, the pending approval. */
   stateReason: z.string().optional(),
+  /** `stateReason` as a catalog code (absent on rows written before codes, and for reasons with none). */
+  stateReasonText: ServerTextSchema.optional(),
   plan: PlanSourceSchema,
   /** Inputs with secret values replaced by `[secret:name]`. */
   inputs: z.record(z.string(), z.unknown()),

@@ -4,6 +4,7 @@ import { AgentDeskError } from '../errors.js';
 import type { EffectHeldError } from '../policy/effects/heldEffects.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import type { EngineDeps } from './engineDeps.js';
+import { stateReasons, stepError, stepErrors } from './stateReasons.js';
 import type { ExecutorHost } from './stepExecutor.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
@@ -31,19 +32,18 @@ export async function awaitApproval(
     const approval = deps.approvals.get(id);
     if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
     if (approval.status === 'approved') {
-      if (host.task().state === 'waiting_approval') host.transition('running', `approved by ${approval.decidedBy ?? 'user'}`);
+      if (host.task().state === 'waiting_approval') host.transition('running', stateReasons.approvedBy(approval.decidedBy));
       return 'approved';
     }
     if (approval.status === 'denied' && decision.onDeny === 'continue') return deniedAndContinue(deps, host, save, step, approval.decisionReason);
     if (approval.status === 'denied' || approval.status === 'cancelled') {
-      const why = approval.decisionReason ? `: ${approval.decisionReason}` : '';
-      const error = `${approval.status} by ${approval.decidedBy ?? 'user'}${why}`;
-      save({ ...step, status: 'denied', error, endedAt: isoAt(deps.clock.now()) });
-      if (approval.status === 'denied') host.fail(`step ${step.index + 1} (${step.tool}) ${error}`);
+      const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
+      save({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
+      if (approval.status === 'denied') host.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
       return 'stopped';
     }
     if (host.honourControl() === 'stopped') return 'stopped';
-    if (host.task().state !== 'waiting_approval') host.transition('waiting_approval', `approval needed: ${approval.preview.summary}`);
+    if (host.task().state !== 'waiting_approval') host.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
     if (host.detachOnApproval) return 'stopped';
     await deps.approvals.changed(id, deps.pollMs, host.signal);
     if (host.signal.aborted && host.honourControl() === 'stopped') return 'stopped';
@@ -52,9 +52,8 @@ export async function awaitApproval(
 
 /** The planner reads the step's error as the tool's answer, in the words a person would use. */
 function deniedAndContinue(deps: EngineDeps, host: ExecutorHost, save: SaveStep, step: Step, reason: string | undefined): 'denied' {
-  const error = `denied by the user: ${reason?.trim() || 'no reason given'}`;
-  save({ ...step, status: 'denied', error, endedAt: isoAt(deps.clock.now()) });
-  if (host.task().state === 'waiting_approval') host.transition('running', `step ${step.index + 1} (${step.tool}) ${error}`);
+  save({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(deps.clock.now()) });
+  if (host.task().state === 'waiting_approval') host.transition('running', stateReasons.stepDeniedByUser(step, reason));
   return 'denied';
 }
 
@@ -81,6 +80,6 @@ export function holdForEffects(deps: EngineDeps, host: ExecutorHost, save: SaveS
     approval.persist(); // in the run's queue, after what happened before it
   });
   approval.announce();
-  host.transition('waiting_approval', `approval needed: ${held.preview.summary}`);
+  host.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
   return waiting;
 }

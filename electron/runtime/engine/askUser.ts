@@ -1,6 +1,7 @@
 import type { Step, UserAnswer } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import type { EngineDeps } from './engineDeps.js';
+import { stateReasons } from './stateReasons.js';
 import type { ExecutorHost } from './stepExecutor.js';
 import { newQuestion, type QuestionInput } from './userQuestions.js';
 
@@ -17,11 +18,11 @@ export async function askUser(deps: EngineDeps, host: ExecutorHost, step: Step, 
   const question = newQuestion(task.id, step.id, input, isoAt(deps.clock.now()));
   const about = { index: step.index, tool: step.tool, questionId: question.id };
   host.trace('user.asked', { ...about, source: input.source, message: input.message, requestedSchema: input.requestedSchema }, step.id);
-  host.transition('waiting_user', `${input.source} asks: ${input.message}`);
+  host.transition('waiting_user', stateReasons.toolAsks(input.source, input.message));
   const answer = await questions.ask(question, host.signal);
   host.trace('user.answered', { ...about, action: answer.action, fields: Object.keys(answer.content ?? {}) }, step.id);
   if (!questions.waiting(task.id) && host.task().state === 'waiting_user') {
-    host.transition('running', `the user answered ${input.source} (${answer.action})`);
+    host.transition('running', stateReasons.userAnswered(input.source, answer.action));
   }
   return answer;
 }

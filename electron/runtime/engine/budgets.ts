@@ -1,12 +1,25 @@
 import type { Budget, Usage } from '../../contract/index.js';
+import type { StateReason } from './stateReasons.js';
 
-/** The first exhausted budget, as a reason a user can read, or undefined. */
-export function exhaustedBudget(budget: Budget, usage: Usage): string | undefined {
-  if (usage.steps >= budget.maxSteps) return `step budget exhausted: ${usage.steps}/${budget.maxSteps} steps`;
+/** The first exhausted budget, as a reason a user can read (and its catalog code), or undefined. */
+export function exhaustedBudget(budget: Budget, usage: Usage): StateReason | undefined {
+  const over = (reason: string, code: string, used: number | string, limit: number | string): StateReason => ({
+    reason,
+    text: { code, params: { used, limit } },
+  });
+  if (usage.steps >= budget.maxSteps)
+    return over(`step budget exhausted: ${usage.steps}/${budget.maxSteps} steps`, 'state.budgetSteps', usage.steps, budget.maxSteps);
   const tokens = usage.tokensIn + usage.tokensOut;
-  if (tokens >= budget.maxTokens) return `token budget exhausted: ${tokens}/${budget.maxTokens} tokens`;
-  if (usage.costUsd >= budget.maxCostUsd) return `cost budget exhausted: $${usage.costUsd.toFixed(4)}/$${budget.maxCostUsd}`;
-  if (usage.wallMs >= budget.maxWallMs) return `wall-time budget exhausted: ${Math.round(usage.wallMs)}/${budget.maxWallMs} ms`;
+  if (tokens >= budget.maxTokens)
+    return over(`token budget exhausted: ${tokens}/${budget.maxTokens} tokens`, 'state.budgetTokens', tokens, budget.maxTokens);
+  if (usage.costUsd >= budget.maxCostUsd) {
+    const used = `$${usage.costUsd.toFixed(4)}`;
+    return over(`cost budget exhausted: ${used}/$${budget.maxCostUsd}`, 'state.budgetCost', used, `$${budget.maxCostUsd}`);
+  }
+  if (usage.wallMs >= budget.maxWallMs) {
+    const used = Math.round(usage.wallMs);
+    return over(`wall-time budget exhausted: ${used}/${budget.maxWallMs} ms`, 'state.budgetWall', used, budget.maxWallMs);
+  }
   return undefined;
 }
 

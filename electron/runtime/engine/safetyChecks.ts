@@ -27,7 +27,9 @@ export function withSafetyChecks(policy: PolicyDecision, checks: readonly Provid
 /** The approval preview names what the provider flagged, before anything else. */
 export function previewWithSafetyChecks(preview: ApprovalPreview, checks: readonly ProviderSafetyCheck[] | undefined): ApprovalPreview {
   if (!checks?.length) return preview;
-  return { ...preview, summary: `${preview.summary} — ${describeChecks(checks)}` };
+  // The provider's own words have no catalog entry: the summary stays English as a whole.
+  const { summaryText: _coded, ...rest } = preview;
+  return { ...rest, summary: `${preview.summary} — ${describeChecks(checks)}` };
 }
 
 function describeChecks(checks: readonly ProviderSafetyCheck[]): string {

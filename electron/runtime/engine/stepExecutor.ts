@@ -17,6 +17,7 @@ import { askUser } from './askUser.js';
 import { awaitApproval, holdForEffects } from './approvalWait.js';
 import { deniedGoesBack, nextStepRecord, stepStartedData, withFallbackAttempt } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
+import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stateReasons.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
@@ -31,8 +32,8 @@ export interface ExecutorHost {
   detachOnApproval: boolean;
   /** Extra hosts external_http may reach for this run (the playbook's own services). */
   networkAllow(): string[];
-  transition(to: TaskState, reason: string): void;
-  fail(reason: string): unknown;
+  transition(to: TaskState, reason: AnyStateReason): void;
+  fail(reason: AnyStateReason): unknown;
   honourControl(): 'stopped' | 'go';
   /** `lazy` lets a completed read-only step share a later commit. */
   saveStep(step: Step, extra?: () => void, lazy?: boolean): Step;
@@ -148,9 +149,15 @@ export class StepExecutor {
       startedAt: now,
     });
     if (policy.effect === 'deny') {
-      step.error = policy.source === 'hook' ? `denied by ${policy.reason}` : `denied by policy: ${policy.reason}`;
+      // A hook's reason names the hook; it has no code and is shown as recorded.
+      if (policy.source === 'hook') step.error = `denied by ${policy.reason}`;
+      else Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      if (!deniedGoesBack(step, decision)) this.host.fail(`step ${decision.index + 1} (${step.tool}) ${step.error}`);
+      const why =
+        policy.source === 'hook'
+          ? `step ${decision.index + 1} (${step.tool}) ${step.error}`
+          : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
+      if (!deniedGoesBack(step, decision)) this.host.fail(why);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -170,7 +177,7 @@ export class StepExecutor {
         approval.persist();
       });
       approval.announce();
-      this.host.transition('waiting_approval', `approval needed: ${cls.preview.summary}`);
+      this.host.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
       return step;
     }
     return step; // the allow decision is traced with the `started` write (one commit)
@@ -316,10 +323,7 @@ export class StepExecutor {
     this.save({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
       this.host.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
     );
-    this.host.transition(
-      'waiting_user',
-      `step ${step.index + 1} (${step.tool}) was interrupted and may or may not have taken effect (${message}): choose rerun, skip or fail`,
-    );
+    this.host.transition('waiting_user', stateReasons.stepUncertain(step, message));
     return { kind: 'stop' };
   }
 
@@ -333,8 +337,9 @@ export class StepExecutor {
   private interrupted(step: Step, startedAt: number): StepOutcome {
     const end = this.deps.clock.now();
     const safe = step.readOnly || step.idempotent;
-    const error = safe ? 'aborted: the task was cancelled' : 'aborted while running: the effect may or may not have happened';
-    this.save({ ...step, status: safe ? 'failed' : 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+    const coded = stepError(safe ? stepErrors.abortedCancelled() : stepErrors.abortedUncertain());
+    const error = coded.error;
+    this.save({ ...step, status: safe ? 'failed' : 'uncertain', ...coded, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
       this.host.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
     );
     this.host.honourControl();
@@ -408,15 +413,15 @@ export class StepExecutor {
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
     if (decision.continueOnError) return { kind: 'retry' }; // the planner reads the failure and decides
-    this.host.fail(`step ${step.index + 1} (${step.tool}) failed: ${error}`);
+    this.host.fail(stateReasons.stepFailed(step, error));
     return { kind: 'stop' };
   }
 
   private async retryLater(step: Step): Promise<StepOutcome> {
-    this.host.transition('retrying', `step ${step.index + 1} (${step.tool}) failed, retry ${step.attempt}: ${step.error}`);
+    this.host.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
     await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.host.signal).catch(() => undefined);
     if (this.host.honourControl() === 'stopped') return { kind: 'stop' };
-    this.host.transition('running', 'retrying');
+    this.host.transition('running', stateReasons.retrying());
     return { kind: 'retry' };
   }
 
@@ -450,7 +455,7 @@ export class StepExecutor {
     this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
-    this.host.fail(`step ${decision.index + 1} (${step.tool}) cannot run: ${message}`);
+    this.host.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
     return { kind: 'stop' };
   }
 
@@ -460,9 +465,10 @@ export class StepExecutor {
   }
 
   private supersede(step: Step): void {
-    const error = 'superseded: the arguments changed after the approval was requested';
+    const coded = stepError(stepErrors.superseded());
+    const error = coded.error;
     const approvalId = step.approvalId;
-    this.save({ ...step, status: 'denied', error, endedAt: isoAt(this.deps.clock.now()) }, () => {
+    this.save({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
       if (approvalId) this.deps.approvals.cancel(approvalId, 'runtime (arguments changed)');
       this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
     });

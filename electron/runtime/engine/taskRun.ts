@@ -12,6 +12,7 @@ import { completedSteps, executeBatch } from './batch.js';
 import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
+import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
@@ -80,7 +81,7 @@ export class TaskRun {
       return this.load();
     } catch (error) {
       if (!isTerminal(this.load().state) && !this.abort.signal.aborted) {
-        this.transition('failed', `runtime error: ${error instanceof Error ? error.message : String(error)}`);
+        this.transition('failed', stateReasons.runtimeError(error instanceof Error ? error.message : String(error)));
       }
       return this.load();
     } finally {
@@ -142,8 +143,8 @@ export class TaskRun {
       const spent = decision.type === 'call' || decision.type === 'batch' ? exhaustedBudget(this.task.budget, this.usageNow()) : undefined;
       if (spent) return void this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 });
       if (decision.type === 'done') return this.finish();
-      if (decision.type === 'fail') return void this.fail(`planner gave up: ${decision.reason}`);
-      if (decision.type === 'wait') return void this.transition('waiting_user', decision.reason);
+      if (decision.type === 'fail') return void this.fail(stateReasons.plannerGaveUp(decision.reason));
+      if (decision.type === 'wait') return void this.transition('waiting_user', stateReasons.plannerWaits(decision.reason));
       if (decision.type === 'batch') {
         const results = await executeBatch(this.deps, host, decision);
         if (results.some((r) => r.outcome.kind === 'stop')) return;
@@ -167,14 +168,14 @@ export class TaskRun {
       const resolution = this.options.resolution;
       if (!resolution) return this.holdUncertain(step);
       if (resolution === 'fail') {
-        this.saveStep({ ...step, status: 'failed', error: 'failed by the user after an interruption' });
-        return this.fail(`step ${step.index + 1} (${step.tool}) failed by the user after an interruption`);
+        this.saveStep({ ...step, status: 'failed', ...stepError(stepErrors.failedByUser()) });
+        return this.fail(stateReasons.stepFailedByUser(step));
       }
       if (resolution === 'skip') {
-        this.saveStep({ ...step, status: 'skipped', error: 'skipped by the user after an interruption' });
+        this.saveStep({ ...step, status: 'skipped', ...stepError(stepErrors.skippedByUser()) });
         this.trace('step.skipped', { index: step.index, tool: step.tool }, step.id);
       } else {
-        this.saveStep({ ...step, status: 'started', error: undefined });
+        this.saveStep({ ...step, status: 'started', error: undefined, errorText: undefined });
       }
     }
     return 'ok';
@@ -202,8 +203,8 @@ export class TaskRun {
   private missingSecret(): RunStop | 'ok' {
     for (const [name, value] of Object.entries(this.task.inputs)) {
       if (value !== `[secret:${name}]` || this.options.secrets?.[name] !== undefined) continue;
-      const reason = `secret input "${name}" is not stored: resume with --input ${name}=… or AGENT_DESK_INPUT_${name.toUpperCase()}`;
-      if (this.task.state === 'queued') this.transition('planning', 'run started');
+      const reason = stateReasons.secretMissing(name);
+      if (this.task.state === 'queued') this.transition('planning', stateReasons.runStarted());
       if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
       return 'stopped';
     }
@@ -212,10 +213,10 @@ export class TaskRun {
 
   private holdUncertain(step: Step): RunStop {
     if (step.status !== 'uncertain') {
-      this.saveStep({ ...step, status: 'uncertain', error: 'interrupted while running; the effect may or may not have happened' });
+      this.saveStep({ ...step, status: 'uncertain', ...stepError(stepErrors.interruptedUncertain()) });
       this.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey }, step.id);
     }
-    const reason = `step ${step.index + 1} (${step.tool}) was interrupted and may or may not have taken effect: choose rerun, skip or fail`;
+    const reason = stateReasons.stepUncertain(step);
     if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
     return 'stopped';
   }
@@ -224,21 +225,22 @@ export class TaskRun {
 
   private async enterRunning(): Promise<void> {
     const state = this.task.state;
-    if (state === 'queued') this.transition('planning', 'run started');
-    if (this.task.state === 'planning') this.transition('running', 'plan ready');
-    else if (state === 'running') this.transition('running', 'resumed after an interruption');
-    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') this.transition('running', 'resumed');
+    if (state === 'queued') this.transition('planning', stateReasons.runStarted());
+    if (this.task.state === 'planning') this.transition('running', stateReasons.planReady());
+    else if (state === 'running') this.transition('running', stateReasons.resumedAfterInterruption());
+    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') this.transition('running', stateReasons.resumed());
     // waiting_approval stays until the decision arrives (the executor waits on it).
   }
 
   /** Records a state change (row, trace, event) — always before anything acts on it. */
-  transition(to: TaskState, reason: string): void {
+  transition(to: TaskState, why: AnyStateReason): void {
+    const { reason, text } = reasonParts(why);
     const from = this.task.state;
     assertTransition(from, to);
     const at = isoAt(this.deps.clock.now());
     this.write(() => {
       this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), at);
-      this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined);
+      this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
       this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason });
     });
     this.meter.trackHumanWait(to);
@@ -246,9 +248,9 @@ export class TaskRun {
     this.deps.emit('task.updated', this.task);
   }
 
-  private fail(reason: string, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): RunStop {
-    if (event) this.trace(event, { reason, ...data });
-    this.transition('failed', reason);
+  private fail(why: AnyStateReason, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): RunStop {
+    if (event) this.trace(event, { reason: reasonParts(why).reason, ...data });
+    this.transition('failed', why);
     return 'stopped';
   }
 
@@ -269,7 +271,7 @@ export class TaskRun {
         this.write(() => this.deps.approvals.cancel(approvalId, 'task cancelled')); // in order, before the transition
       }
     }
-    this.transition(control === 'cancel' ? 'cancelled' : 'paused', reason ?? `${control} requested`);
+    this.transition(control === 'cancel' ? 'cancelled' : 'paused', stateReasons.control(control, reason));
     return 'stopped';
   }
 
@@ -287,19 +289,16 @@ export class TaskRun {
     this.deps.store.tasks.setChecks(this.taskId, results, isoAt(this.deps.clock.now()));
     const failed = results.filter((r) => !r.passed);
     if (failed.length > 0) {
-      this.fail(`acceptance check failed: ${failed.map((r) => `${r.name} (${r.output})`).join('; ')}`);
+      this.fail(stateReasons.checksFailed(failed));
     } else {
-      this.transition(
-        'succeeded',
-        results.length ? `all ${results.length} acceptance checks passed` : 'all steps completed; no acceptance checks declared',
-      );
+      this.transition('succeeded', stateReasons.checksPassed(results.length));
     }
   }
 
   private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
     const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
     if (looped)
-      this.fail(`loop detected: ${step.tool} repeated ${this.loop.repeats} times with the same arguments and result`, 'loop.detected');
+      this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
     return looped;
   }
 
@@ -312,8 +311,8 @@ export class TaskRun {
       signal: this.abort.signal,
       detachOnApproval: this.options.detachOnApproval ?? false,
       networkAllow: () => Object.values(this.services?.urls ?? {}).map((url) => new URL(url).host),
-      transition: (to: TaskState, reason: string) => this.transition(to, reason),
-      fail: (reason: string) => this.fail(reason),
+      transition: (to: TaskState, reason: AnyStateReason) => this.transition(to, reason),
+      fail: (reason: AnyStateReason) => this.fail(reason),
       honourControl: () => this.honourControl(),
       saveStep: (step: Step, extra?: () => void, lazy?: boolean) => this.saveStep(step, extra, lazy),
       countStep: () => this.meter.countStep(),

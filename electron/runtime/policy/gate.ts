@@ -1,4 +1,4 @@
-import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope } from '../../contract/index.js';
+import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { CallClassification } from '../tools/types.js';
 import { defaultDecision } from './defaults.js';
@@ -108,7 +108,9 @@ export class PolicyGate {
     const agent = policy.allowlist?.agent.name;
     const tags = { ...(agent !== undefined && { agent }), ...(policy.profile !== undefined && { profile: policy.profile }) };
     if (policy.allowlist && !policy.allowlist.permits(input.tool)) {
-      return { effect: 'deny', source: 'agent', reason: policy.allowlist.refusal(input.tool), risks, rememberable: false, ...tags };
+      const { name, tools } = policy.allowlist.agent;
+      const reasonTexts = [{ code: 'policy.agentToolNotAllowed', params: { agent: name, tool: input.tool, allowed: tools.length ? tools.join(', ') : 'none' } }];
+      return { effect: 'deny', source: 'agent', reason: policy.allowlist.refusal(input.tool), reasonTexts, risks, rememberable: false, ...tags };
     }
     const { subject, host } = input.classification;
     const narrowed = this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });
@@ -172,7 +174,8 @@ export class PolicyGate {
     const grant = this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
     if (grant) {
       const after = match ? `rule "${match.rule}" asks; ` : '';
-      return { effect: 'allow', source: 'remembered', reason: `${after}${grantReason(grant)}` };
+      const texts = [...(match ? [{ code: 'policy.ruleAsks', params: { rule: match.rule } }] : []), grantText(grant)];
+      return { effect: 'allow', source: 'remembered', reason: `${after}${grantReason(grant)}`, reasonTexts: texts };
     }
     if (match) return ruleVerdict(match);
     return { effect: defaults.effect, source: 'default', reason: defaults.reason, reasonTexts: defaults.texts };
@@ -199,7 +202,12 @@ function ruleVerdict(match: RuleMatch): Verdict {
       : match.effect === 'ask'
         ? `rule "${match.rule}" asks`
         : `allowed by rule "${match.rule}"`;
-  return { effect: match.effect, source: 'rule', rule: match.rule, reason };
+  const code = match.effect === 'deny' ? 'policy.ruleDenies' : match.effect === 'ask' ? 'policy.ruleAsks' : 'policy.ruleAllows';
+  return { effect: match.effect, source: 'rule', rule: match.rule, reason, reasonTexts: [{ code, params: { rule: match.rule } }] };
+}
+
+function grantText(grant: GrantScope): ServerText {
+  return { code: grant === 'task' ? 'policy.grantTask' : 'policy.grantAlways', params: {} };
 }
 
 function grantReason(grant: GrantScope): string {

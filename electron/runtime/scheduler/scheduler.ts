@@ -185,7 +185,8 @@ export class Scheduler {
         job.missed === 'skip'
           ? 'missed while the runtime was down (missed-run policy: skip)'
           : 'missed while the runtime was down; covered by one run (missed-run policy: run_once)';
-      const run = this.record(job, t, 'schedule', 'skipped_missed', now, { reason });
+      const reasonText = { code: job.missed === 'skip' ? 'cron.missedSkip' : 'cron.missedRunOnce', params: {} };
+      const run = this.record(job, t, 'schedule', 'skipped_missed', now, { reason, reasonText });
       if (run) runs.push(run);
     }
     let current = job;
@@ -207,7 +208,10 @@ export class Scheduler {
     });
     if (active !== undefined && job.overlap === 'skip') {
       const reason = `task ${active} of the previous run is still active (overlap policy: skip)`;
-      return this.record(job, scheduledFor, trigger, 'skipped_overlap', now, { reason }) ?? this.duplicate(job, scheduledFor);
+      const reasonText = { code: 'cron.overlapSkip', params: { task: active } };
+      return (
+        this.record(job, scheduledFor, trigger, 'skipped_overlap', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor)
+      );
     }
     let taskId: string;
     try {
@@ -219,7 +223,8 @@ export class Scheduler {
       const { nextRunAt: _next, ...rest } = job;
       void _next;
       this.jobs.save({ ...rest, status: 'blocked', blockedReason: reason, updatedAt: isoAt(now) });
-      return this.record(job, scheduledFor, trigger, 'blocked', now, { reason }) ?? this.duplicate(job, scheduledFor);
+      const reasonText = { code: 'text.verbatim', params: {}, detail: reason };
+      return this.record(job, scheduledFor, trigger, 'blocked', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor);
     }
     const run = this.record(job, scheduledFor, trigger, 'queued', now, { taskId });
     if (!run) throw new AgentDeskError('conflict', `fire time ${isoAt(scheduledFor)} of job ${job.id} was already handled`);
@@ -236,7 +241,7 @@ export class Scheduler {
     trigger: CronRun['trigger'],
     outcome: CronRun['outcome'],
     now: number,
-    extra: { taskId?: string; reason?: string },
+    extra: Pick<CronRun, 'taskId' | 'reason' | 'reasonText'>,
   ): CronRun | undefined {
     const run: CronRun = {
       id: `crun_${ulid()}`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CronJob, CronRun } from '../../contract/index.js';
+import type { CronJob, CronRun, ServerText } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
 
 interface JobRow {
@@ -30,6 +30,7 @@ interface RunRow {
   outcome: CronRun['outcome'];
   task_id: string | null;
   reason: string | null;
+  reason_text: string | null;
 }
 
 function toJob(r: JobRow): CronJob {
@@ -63,6 +64,7 @@ function toRun(r: RunRow): CronRun {
     outcome: r.outcome,
     ...(r.task_id !== null && { taskId: r.task_id }),
     ...(r.reason !== null && { reason: r.reason }),
+    ...(r.reason_text !== null && { reasonText: JSON.parse(r.reason_text) as ServerText }),
   };
 }
 
@@ -137,10 +139,10 @@ export class CronRepo {
   addRun(run: CronRun): boolean {
     const result = this.db
       .prepare(
-        `INSERT OR IGNORE INTO cron_runs (id, job_id, scheduled_for, fired_at, trigger, outcome, task_id, reason)
-         VALUES (@id, @jobId, @scheduledFor, @firedAt, @trigger, @outcome, @taskId, @reason)`,
+        `INSERT OR IGNORE INTO cron_runs (id, job_id, scheduled_for, fired_at, trigger, outcome, task_id, reason, reason_text)
+         VALUES (@id, @jobId, @scheduledFor, @firedAt, @trigger, @outcome, @taskId, @reason, @reasonText)`,
       )
-      .run({ ...run, taskId: run.taskId ?? null, reason: run.reason ?? null });
+      .run({ ...run, taskId: run.taskId ?? null, reason: run.reason ?? null, reasonText: run.reasonText ? toJson(run.reasonText) : null });
     return result.changes > 0;
   }
 

@@ -20,6 +20,7 @@ interface StepRow {
   output: string | null;
   output_digest: string | null;
   error: string | null;
+  error_text: string | null;
   tokens: number;
   cost_usd: number;
   started_at: string;
@@ -50,6 +51,7 @@ function toStep(r: StepRow): Step {
   if (r.output !== null) step.output = fromJson(r.output);
   if (r.output_digest !== null) step.outputDigest = r.output_digest;
   if (r.error !== null) step.error = r.error;
+  if (r.error_text !== null) step.errorText = fromJson(r.error_text);
   if (r.ended_at !== null) step.endedAt = r.ended_at;
   if (r.duration_ms !== null) step.durationMs = r.duration_ms;
   return step;
@@ -74,6 +76,7 @@ function toRow(s: Step): Record<string, unknown> {
     output: s.output === undefined ? null : toJson(s.output),
     output_digest: s.outputDigest ?? null,
     error: s.error ?? null,
+    error_text: s.errorText ? toJson(s.errorText) : null,
     tokens: s.tokens,
     cost_usd: s.costUsd,
     started_at: s.startedAt,
@@ -100,6 +103,7 @@ const COLUMNS = [
   'output',
   'output_digest',
   'error',
+  'error_text',
   'tokens',
   'cost_usd',
   'started_at',

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SandboxMode, Task, TaskState, Usage } from '../../contract/index.js';
+import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
 
 interface TaskRow {
@@ -7,6 +7,7 @@ interface TaskRow {
   title: string;
   state: string;
   state_reason: string | null;
+  state_reason_text: string | null;
   plan: string;
   inputs: string;
   workspace: string;
@@ -35,6 +36,7 @@ function toTask(r: TaskRow): Task {
     title: r.title,
     state: r.state as TaskState,
     ...(r.state_reason !== null && { stateReason: r.state_reason }),
+    ...(r.state_reason_text !== null && { stateReasonText: JSON.parse(r.state_reason_text) as ServerText }),
     plan: JSON.parse(r.plan),
     inputs: JSON.parse(r.inputs),
     workspace: r.workspace,
@@ -60,7 +62,7 @@ export class TaskRepo {
 
   constructor(private readonly db: Database.Database) {
     this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
-    this.setStateStmt = db.prepare('UPDATE tasks SET state = ?, state_reason = ?, updated_at = ?, ended_at = ? WHERE id = ?');
+    this.setStateStmt = db.prepare('UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?');
     this.setUsageStmt = db.prepare('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?');
   }
 
@@ -105,8 +107,9 @@ export class TaskRepo {
     return (this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]).map(toTask);
   }
 
-  setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string): void {
-    this.setStateStmt.run(state, reason ?? null, at, endedAt ?? null, id);
+  /** `text` is the reason as a catalog code; without one the row keeps only the English. */
+  setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): void {
+    this.setStateStmt.run(state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id);
   }
 
   setUsage(id: string, usage: Usage, at: string): void {

@@ -1,4 +1,4 @@
-import type { AcceptanceCheck } from '../../contract/index.js';
+import type { AcceptanceCheck, ServerText } from '../../contract/index.js';
 
 /** Longest command line shown in a default name. */
 const MAX_COMMAND = 80;
@@ -21,4 +21,12 @@ export function defaultCheckName(check: AcceptanceCheck): string {
       return `command_exit ${line.length > MAX_COMMAND ? `${line.slice(0, MAX_COMMAND - 1)}…` : line}`;
     }
   }
+}
+
+/** The default names that hold words (not only a type and a target), as catalog codes. */
+export function defaultCheckNameText(check: AcceptanceCheck): ServerText | undefined {
+  if (check.name !== undefined && check.name !== '') return undefined;
+  if (check.type === 'file_exists' && !check.exists) return { code: 'checkName.fileAbsent', params: { path: check.path } };
+  if (check.type === 'json_path') return { code: 'checkName.jsonPath', params: { path: check.path, source: check.url ?? check.file ?? '?' } };
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { runCommand, type CommandRun } from './commandRun.js';
 import { describeFileError, resolveInWorkspace } from './fileAccess.js';
-import { measureCheck, type Observation } from './measure.js';
+import { measureCheck, observed, type Observation } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
 
 type CommandExitCheck = CheckOf<'command_exit'>;
@@ -28,7 +28,13 @@ export const commandExitVerifier: Verifier<CommandExitCheck> = {
 function observe(check: CommandExitCheck, run: CommandRun): Observation {
   const passed = run.stopped === undefined && run.startError === undefined && run.exitCode === check.exitCode;
   const summary = passed ? `exit code ${run.exitCode}` : `${outcome(check, run)} (expected exit code ${check.exitCode})`;
-  return { passed, output: run.tail === '' ? summary : `${summary}\n${run.tail}` };
+  const output = run.tail === '' ? summary : `${summary}\n${run.tail}`;
+  const tail = run.tail === '' ? undefined : run.tail;
+  if (passed) return observed(true, output, 'check.exitCode', { code: String(run.exitCode) }, tail);
+  const simple = run.startError === undefined && run.stopped === undefined && run.exitCode !== null;
+  return simple
+    ? observed(false, output, 'check.exitCodeUnexpected', { code: String(run.exitCode), expected: check.exitCode }, tail)
+    : { passed, output };
 }
 
 function outcome(check: CommandExitCheck, run: CommandRun): string {

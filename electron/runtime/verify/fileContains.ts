@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { describeFileError } from './fileAccess.js';
-import { measureCheck, truncate, type Observation } from './measure.js';
+import { fileErrorObservation, refusedObservation } from './fileAccess.js';
+import { measureCheck, observed, truncate, type Observation } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
 import { confineToWorkspace } from './workspacePath.js';
 
@@ -16,13 +16,13 @@ export const fileContainsVerifier: Verifier<CheckOf<'file_contains'>> = {
   run: (check, ctx) =>
     measureCheck(check, async () => {
       const confined = await confineToWorkspace(ctx.workspace, check.path);
-      if ('refusal' in confined) return { passed: false, output: confined.refusal };
+      if ('refusal' in confined) return refusedObservation(confined.refusal);
       const target = confined.path;
       let content: string;
       try {
         content = await readFile(target, { encoding: 'utf8', signal: ctx.signal });
       } catch (error) {
-        return { passed: false, output: describeFileError(error, target) };
+        return fileErrorObservation(error, target);
       }
       const observations = [
         ...(check.text === undefined ? [] : [containsText(content, check.text)]),
@@ -30,16 +30,24 @@ export const fileContainsVerifier: Verifier<CheckOf<'file_contains'>> = {
       ];
       const passed = observations.every((o) => o.passed);
       const lines = observations.map((o) => o.output);
-      if (!passed) lines.push(`file (${content.length} chars) starts with: ${JSON.stringify(truncate(content, EXCERPT))}`);
-      return { passed, output: lines.join('\n') };
+      const texts = observations.flatMap((o) => (o.text ? [o.text] : []));
+      if (!passed) {
+        const head = JSON.stringify(truncate(content, EXCERPT));
+        lines.push(`file (${content.length} chars) starts with: ${head}`);
+        texts.push({ code: 'check.fileStartsWith', params: { chars: content.length }, detail: head });
+      }
+      return { passed, output: lines.join('\n'), text: { code: 'check.lines', params: { lines: texts } } };
     }),
 };
 
 function containsText(content: string, text: string): Observation {
   const at = content.indexOf(text);
   return at === -1
-    ? { passed: false, output: `text ${JSON.stringify(text)} not found` }
-    : { passed: true, output: `text ${JSON.stringify(text)} found at line ${lineOf(content, at)}` };
+    ? observed(false, `text ${JSON.stringify(text)} not found`, 'check.textNotFound', { text: JSON.stringify(text) })
+    : observed(true, `text ${JSON.stringify(text)} found at line ${lineOf(content, at)}`, 'check.textFound', {
+        text: JSON.stringify(text),
+        line: lineOf(content, at),
+      });
 }
 
 function matchesPattern(content: string, pattern: string): Observation {
@@ -47,12 +55,14 @@ function matchesPattern(content: string, pattern: string): Observation {
   try {
     regex = new RegExp(pattern, 'm');
   } catch (error) {
-    return { passed: false, output: `invalid pattern /${pattern}/: ${(error as Error).message}` };
+    const message = (error as Error).message;
+    return observed(false, `invalid pattern /${pattern}/: ${message}`, 'check.patternInvalid', { pattern }, message);
   }
   const match = regex.exec(content);
-  if (match === null) return { passed: false, output: `pattern /${pattern}/ not matched` };
+  if (match === null) return observed(false, `pattern /${pattern}/ not matched`, 'check.patternNotMatched', { pattern });
   const excerpt = JSON.stringify(truncate(match[0], 120));
-  return { passed: true, output: `pattern /${pattern}/ matched ${excerpt} at line ${lineOf(content, match.index)}` };
+  const line = lineOf(content, match.index);
+  return observed(true, `pattern /${pattern}/ matched ${excerpt} at line ${line}`, 'check.patternMatched', { pattern, excerpt, line });
 }
 
 function lineOf(content: string, offset: number): number {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { describeFileError, isMissingFile } from './fileAccess.js';
-import { measureCheck } from './measure.js';
+import { fileErrorObservation, isMissingFile, refusedObservation } from './fileAccess.js';
+import { measureCheck, observed } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
 import { confineToWorkspace } from './workspacePath.js';
 
@@ -10,15 +10,18 @@ export const fileExistsVerifier: Verifier<CheckOf<'file_exists'>> = {
   run: (check, ctx) =>
     measureCheck(check, async () => {
       const confined = await confineToWorkspace(ctx.workspace, check.path);
-      if ('refusal' in confined) return { passed: false, output: confined.refusal };
+      if ('refusal' in confined) return refusedObservation(confined.refusal);
       const target = confined.path;
       try {
         const info = await stat(target);
         const kind = info.isDirectory() ? 'folder' : `file, ${info.size} bytes`;
-        return { passed: check.exists, output: `exists (${kind}): ${target}` };
+        const output = `exists (${kind}): ${target}`;
+        return info.isDirectory()
+          ? observed(check.exists, output, 'check.existsFolder', { path: target })
+          : observed(check.exists, output, 'check.existsFile', { path: target, bytes: info.size });
       } catch (error) {
-        if (isMissingFile(error)) return { passed: !check.exists, output: `not found: ${target}` };
-        return { passed: false, output: describeFileError(error, target) };
+        if (isMissingFile(error)) return observed(!check.exists, `not found: ${target}`, 'check.notFound', { path: target });
+        return fileErrorObservation(error, target);
       }
     }),
 };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { describeFileError } from './fileAccess.js';
-import { measureCheck } from './measure.js';
+import { fileErrorObservation, refusedObservation } from './fileAccess.js';
+import { measureCheck, observed } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
 import { confineToWorkspace } from './workspacePath.js';
 
@@ -12,18 +12,18 @@ export const fileSha256Verifier: Verifier<CheckOf<'file_sha256'>> = {
   run: (check, ctx) =>
     measureCheck(check, async () => {
       const confined = await confineToWorkspace(ctx.workspace, check.path);
-      if ('refusal' in confined) return { passed: false, output: confined.refusal };
+      if ('refusal' in confined) return refusedObservation(confined.refusal);
       const target = confined.path;
       let actual: string;
       try {
         actual = await sha256Of(target, ctx.signal);
       } catch (error) {
-        return { passed: false, output: describeFileError(error, target) };
+        return fileErrorObservation(error, target);
       }
       const expected = check.sha256.toLowerCase();
       return actual === expected
-        ? { passed: true, output: `sha256 ${actual}` }
-        : { passed: false, output: `sha256 ${actual} (expected ${expected})` };
+        ? observed(true, `sha256 ${actual}`, 'check.sha256', { actual })
+        : observed(false, `sha256 ${actual} (expected ${expected})`, 'check.sha256Mismatch', { actual, expected });
     }),
 };
 

@@ -1,5 +1,5 @@
 import { describeFetchError, fetchForCheck } from './httpRequest.js';
-import { measureCheck } from './measure.js';
+import { measureCheck, observed } from './measure.js';
 import type { CheckOf, Verifier } from './types.js';
 
 /** `http_status`: a GET or HEAD answers with the expected status (one or any of a list). */
@@ -23,6 +23,9 @@ export const httpStatusVerifier: Verifier<CheckOf<'http_status'>> = {
       await response.body?.cancel().catch(() => undefined);
       const passed = expected.includes(response.status);
       const seen = `${check.method} ${check.url} → ${response.status} ${response.statusText}`.trimEnd();
-      return { passed, output: passed ? seen : `${seen} (expected ${expected.join(' or ')})` };
+      const params = { request: `${check.method} ${check.url}`, status: response.status };
+      return passed
+        ? observed(true, seen, 'check.httpStatus', params)
+        : observed(false, `${seen} (expected ${expected.join(' or ')})`, 'check.httpStatusUnexpected', { ...params, expected: expected.join(' / ') });
     }),
 };

@@ -1,11 +1,24 @@
-import type { AcceptanceCheck, CheckResult } from '../../contract/index.js';
-import { defaultCheckName } from './checkName.js';
+import type { AcceptanceCheck, CheckResult, ServerText, ServerTextParam } from '../../contract/index.js';
+import { defaultCheckName, defaultCheckNameText } from './checkName.js';
 
 /** What a check observed. */
 export interface Observation {
   passed: boolean;
   /** What was seen: the actual digest, status, command output tail, or the error text. */
   output: string;
+  /** `output` as a catalog code (`check.*`). */
+  text?: ServerText;
+}
+
+/** An observation whose output has a catalog code; `detail` carries machine words shown verbatim. */
+export function observed(
+  passed: boolean,
+  output: string,
+  code: string,
+  params: Record<string, ServerTextParam> = {},
+  detail?: string,
+): Observation {
+  return { passed, output, text: { code, params, ...(detail !== undefined && { detail }) } };
 }
 
 /**
@@ -18,13 +31,16 @@ export async function measureCheck(check: AcceptanceCheck, observe: () => Promis
   try {
     observation = await observe();
   } catch (error) {
-    observation = { passed: false, output: `check error: ${errorText(error)}` };
+    observation = observed(false, `check error: ${errorText(error)}`, 'check.error', {}, errorText(error));
   }
+  const nameText = defaultCheckNameText(check);
   return {
     name: defaultCheckName(check),
+    ...(nameText && { nameText }),
     type: check.type,
     passed: observation.passed,
     output: observation.output,
+    ...(observation.text && { outputText: observation.text }),
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   };
 }

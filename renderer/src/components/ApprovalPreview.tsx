@@ -15,8 +15,11 @@ export function ApprovalPreview({
   labels,
   riskLabel = (r) => r,
   reason = approval.reason,
+  summary = approval.preview.summary,
 }: {
   approval: Approval;
+  /** What it will do, in the reader's language where the catalogs know it. */
+  summary?: string;
   /** Why it asks, in the reader's language where the catalogs know it. */
   reason?: string;
   labels: ApprovalPreviewLabels;
@@ -25,7 +28,7 @@ export function ApprovalPreview({
 }) {
   return (
     <div className="approval-preview" data-testid="approval-preview">
-      <p className="summary">{approval.preview.summary}</p>
+      <p className="summary">{summary}</p>
       <p className="reason">{reason}</p>
       <p>
         {labels.risks}:{' '}

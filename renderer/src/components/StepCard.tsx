@@ -1,5 +1,6 @@
 import type { Step } from '../../../electron/contract/index.js';
 import { JsonBlock } from './JsonBlock.js';
+import { ServerSentence } from './ServerSentence.js';
 import { StatusBadge } from './StatusBadge.js';
 
 /** Texts of a step card, already translated. */
@@ -13,6 +14,8 @@ export interface StepCardLabels {
   args: string;
   result: string;
   error: string;
+  /** Between a translated error sentence and the machine words after it (": " / "："). */
+  detailSeparator: string;
   screenshot: string;
   attempt: string;
 }
@@ -29,6 +32,8 @@ export interface StepCardProps {
   routeReason?: string | undefined;
   policyLabel: string | undefined;
   formatCost: (usd: number) => string;
+  /** The error in the reader's language where it is the runtime's own words; else the tool's words, verbatim. */
+  error?: { sentence: string; detail?: string } | undefined;
   image?: { src: string; mark?: { xPct: number; yPct: number } };
 }
 
@@ -44,7 +49,18 @@ function elided(value: unknown): unknown {
  * One step as a card: what it did (title, tool), how it was routed and gated, what it cost, and —
  * collapsed — its arguments and result as the server sent them (secrets already masked there).
  */
-export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, routeReason, policyLabel, formatCost, image }: StepCardProps) {
+export function StepCard({
+  step,
+  labels,
+  statusLabel,
+  indexLabel,
+  tierLabel,
+  routeReason,
+  policyLabel,
+  formatCost,
+  error,
+  image,
+}: StepCardProps) {
   const title = step.planStepId ?? step.tool;
   return (
     <article className="step-card" data-testid="step-card" data-step-status={step.status} data-tool={step.tool} aria-label={title}>
@@ -91,7 +107,9 @@ export function StepCard({ step, labels, statusLabel, indexLabel, tierLabel, rou
       </dl>
       {step.error && (
         <p className="error-text" role="note">
-          {labels.error}: {step.error}
+          {labels.error}
+          {labels.detailSeparator}
+          <ServerSentence {...(error ?? { sentence: '', detail: step.error })} separator={labels.detailSeparator} />
         </p>
       )}
       {image && (

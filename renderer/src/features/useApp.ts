@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext } from 'react';
 import { useStore } from 'zustand';
-import { translate, type MessageKey } from '../i18n/index.js';
+import { type MessageKey, type ServerTextLike, translate, translateServerText } from '../i18n/index.js';
 import type { AppState, AppStore } from '../stores/store.js';
 
 /** Provides the one store to every feature. */
@@ -17,4 +17,13 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 export function useT(): (key: MessageKey, vars?: Record<string, string | number>) => string {
   const locale = useApp((s) => s.locale);
   return useCallback((key, vars) => translate(locale, key, vars), [locale]);
+}
+
+/**
+ * Renders a server text in the current locale (contract `ServerText`); English readers get the
+ * server's own English as it was sent, so the English UI never depends on the catalog copy.
+ */
+export function useServerText(): (text: ServerTextLike | undefined, english: string) => string {
+  const locale = useApp((s) => s.locale);
+  return useCallback((text, english) => (locale === 'en' ? english : translateServerText(locale, text, english)), [locale]);
 }

@@ -5,6 +5,7 @@ import { agents } from './004_agents.js';
 import { taskOptions } from './005_task_options.js';
 import { plannerState } from './006_planner_state.js';
 import { gatewayTokens } from './007_gateway_tokens.js';
+import { stateReasonText } from './008_state_reason_text.js';
 import { stepsByTool } from './009_steps_by_tool.js';
 
 /** A numbered schema change. Never edit a released one: add the next number. */
@@ -23,6 +24,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'task_options', sql: taskOptions },
   { version: 6, name: 'planner_state', sql: plannerState },
   { version: 7, name: 'gateway_tokens', sql: gatewayTokens },
-  // 8 is taken by state_reason_text on another branch; the numbers need not be contiguous.
+  { version: 8, name: 'state_reason_text', sql: stateReasonText },
   { version: 9, name: 'steps_by_tool', sql: stepsByTool },
 ];

@@ -1,3 +1,5 @@
+import type { ServerText } from '../../../contract/index.js';
+
 const UNITS = ['KB', 'MB', 'GB', 'TB'];
 
 /** Human size for previews: `512 bytes`, `2.1 KB`, `3.4 MB`. */
@@ -14,3 +16,10 @@ export function formatByteSize(bytes: number): string {
 
 /** One mebibyte, the default read and download cap. */
 export const MIB = 1024 * 1024;
+
+/** `formatByteSize` as a catalog code, so "bytes" reads in the UI's language. */
+export function byteSizeText(bytes: number): ServerText {
+  if (bytes === 1) return { code: 'size.byte', params: {} };
+  if (bytes < 1024) return { code: 'size.bytes', params: { n: bytes } };
+  return { code: 'size.unit', params: { size: formatByteSize(bytes) } };
+}

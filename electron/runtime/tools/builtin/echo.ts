@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '../types.js';
+import { previewSummary } from '../previewSummary.js';
 
 /** Arguments of `echo`. */
 export const EchoInputSchema = z.object({ value: z.unknown().optional().describe('Any JSON value; returned unchanged.') }).strict();
@@ -23,7 +24,7 @@ export const echoTool: Tool<EchoArgs> = {
     readOnly: true,
     idempotent: true,
     insideWorkspace: true,
-    preview: { summary: 'Echo a value' },
+    preview: previewSummary('Echo a value', 'preview.echo'),
   }),
   availability: () => ({ available: true }),
   execute: async (args) => ({ value: args.value }),

@@ -6,6 +6,7 @@ import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath } from './workspacePath.js';
 import { CAPABILITIES } from '../capabilities.js';
+import { previewSummary } from '../previewSummary.js';
 
 /** Arguments of `fs.list`. */
 export const FsListInputSchema = z
@@ -50,9 +51,11 @@ export const fsListTool: Tool<FsListArgs> = {
   idempotent: true,
   input: FsListInputSchema,
   classify: (args, ctx) =>
-    classifyPathCall(ctx.workspace, args.path, { risks: ['read'], readOnly: true, idempotent: true }, (t) => ({
-      summary: `List ${t.relative}${args.recursive ? ' recursively' : ''}`,
-    })),
+    classifyPathCall(ctx.workspace, args.path, { risks: ['read'], readOnly: true, idempotent: true }, (t) =>
+      previewSummary(`List ${t.relative}${args.recursive ? ' recursively' : ''}`, args.recursive ? 'preview.listRecursive' : 'preview.list', {
+        path: t.relative,
+      }),
+    ),
   availability: () => ({ available: true }),
   async execute(args, ctx): Promise<FsListOutput> {
     ensureNotAborted(ctx.signal, `listing ${args.path}`);

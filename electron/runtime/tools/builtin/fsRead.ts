@@ -8,6 +8,7 @@ import { ensureNotAborted, toolErrorFromFs } from './fsFailure.js';
 import { classifyPathCall } from './pathCallClassification.js';
 import { resolveWorkspacePath } from './workspacePath.js';
 import { CAPABILITIES } from '../capabilities.js';
+import { previewSummary } from '../previewSummary.js';
 
 /** Arguments of `fs.read`. */
 export const FsReadInputSchema = z
@@ -49,9 +50,9 @@ export const fsReadTool: Tool<FsReadArgs> = {
   idempotent: true,
   input: FsReadInputSchema,
   classify: (args, ctx) =>
-    classifyPathCall(ctx.workspace, args.path, { risks: ['read'], readOnly: true, idempotent: true }, (t) => ({
-      summary: `Read ${t.relative}`,
-    })),
+    classifyPathCall(ctx.workspace, args.path, { risks: ['read'], readOnly: true, idempotent: true }, (t) =>
+      previewSummary(`Read ${t.relative}`, 'preview.read', { path: t.relative }),
+    ),
   availability: () => ({ available: true }),
   async execute(args, ctx): Promise<FsReadOutput> {
     ensureNotAborted(ctx.signal, `reading ${args.path}`);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import type { ApprovalPreview } from '../../../contract/index.js';
-import { formatByteSize } from './byteSize.js';
+import type { ApprovalPreview, ServerText } from '../../../contract/index.js';
+import { byteSizeText, formatByteSize } from './byteSize.js';
 import { clipForPreview, DIFF_PREVIEW_LIMIT, looksBinary } from './previewText.js';
 import type { WorkspacePath } from './workspacePath.js';
+import { previewSummary } from '../previewSummary.js';
 
 // Diffing is quadratic in the worst case and classify() is synchronous: bound input and time.
 const MAX_DIFF_INPUT = 512 * 1024;
@@ -15,21 +16,24 @@ type CurrentFile = { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'large
 /** What a write will do: a summary, and a unified diff against the current file or the new head. */
 export function writePreview(target: WorkspacePath, data: Buffer, mode: 'overwrite' | 'create'): ApprovalPreview {
   const write = `Write ${formatByteSize(data.length)} to ${target.relative}`;
+  const params = { size: byteSizeText(data.length), path: target.relative };
+  const summary = (english: string, code: string, extra: Record<string, ServerText> = {}) =>
+    previewSummary(`${write}${english}`, code, { ...params, ...extra });
   const current = readCurrent(target.absolute);
   switch (current.kind) {
     case 'missing':
-      return { summary: `${write} (new file)`, body: contentHead(data) };
+      return { ...summary(' (new file)', 'preview.writeNew'), body: contentHead(data) };
     case 'unreadable':
-      return { summary: `${write} (replaces something that could not be read)` };
+      return summary(' (replaces something that could not be read)', 'preview.writeUnreadable');
     case 'large':
       return mode === 'create'
-        ? { summary: `${write} (create only: fails unless the existing file is identical)` }
-        : { summary: `${write} (replaces ${formatByteSize(current.size)}; too large to diff)` };
+        ? summary(' (create only: fails unless the existing file is identical)', 'preview.writeCreateOnly')
+        : summary(` (replaces ${formatByteSize(current.size)}; too large to diff)`, 'preview.writeReplacesLarge', { old: byteSizeText(current.size) });
     case 'small':
-      if (current.bytes.equals(data)) return { summary: `${write} (no change)` };
-      if (mode === 'create') return { summary: `${write} (create only: fails, a different file exists)` };
+      if (current.bytes.equals(data)) return summary(' (no change)', 'preview.writeNoChange');
+      if (mode === 'create') return summary(' (create only: fails, a different file exists)', 'preview.writeCreateConflict');
       return {
-        summary: `${write} (replaces ${formatByteSize(current.bytes.length)})`,
+        ...summary(` (replaces ${formatByteSize(current.bytes.length)})`, 'preview.writeReplaces', { old: byteSizeText(current.bytes.length) }),
         body: diffBody(target.relative, current.bytes, data),
       };
   }

@@ -7,6 +7,7 @@ import { fetchFollowingSameHost, HTTP_PROTOCOLS } from './httpRedirects.js';
 import { parseJsonBody, readCappedBody } from './httpResponseBody.js';
 import { clipForPreview } from './previewText.js';
 import { CAPABILITIES } from '../capabilities.js';
+import { previewSummary } from '../previewSummary.js';
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
@@ -98,7 +99,7 @@ function classifyHttpCall(args: HttpRequestArgs): CallClassification {
     insideWorkspace: false,
     ...(url === undefined ? {} : { host: hostWithPort(url) }),
     preview: {
-      summary: `${args.method} ${url?.href ?? args.url}`,
+      ...previewSummary(`${args.method} ${url?.href ?? args.url}`, 'preview.http', { method: args.method, url: url?.href ?? args.url }),
       ...(body.text === undefined ? {} : { body: clipForPreview(body.text, BODY_PREVIEW_LIMIT) }),
     },
   };

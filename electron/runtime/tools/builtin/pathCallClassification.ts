@@ -25,7 +25,7 @@ export function classifyPathCall(
       ...traits,
       subject: check.absolute.split('\\').join('/'),
       insideWorkspace: false,
-      preview: { summary: `Refused: ${check.reason}` },
+      preview: { summary: `Refused: ${check.reason}`, summaryText: { code: 'preview.refused', params: {}, detail: check.reason } },
     };
   }
   return { ...traits, subject: check.relative, insideWorkspace: true, preview: preview(check) };

@@ -4,7 +4,7 @@ import { ApprovalPreview } from '../../components/ApprovalPreview.js';
 import { Modal } from '../../components/Modal.js';
 import { StateView } from '../../components/StateView.js';
 import { translateServerTexts } from '../../i18n/index.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { needsConfirmKey } from './approvalKeys.js';
 
 /** True when a key press is typing into a field rather than a shortcut (radio buttons and checkboxes are not typing). */
@@ -23,6 +23,7 @@ const REMEMBER_KEYS = { once: 'remember.once', task: 'remember.task', always: 'r
  */
 export function ApprovalModal() {
   const t = useT();
+  const serverText = useServerText();
   const approval = useApp((s) => (s.openApprovalId ? s.approvals[s.openApprovalId] : undefined));
   const task = useApp((s) => (approval ? s.tasks[approval.taskId] : undefined));
   const locale = useApp((s) => s.locale);
@@ -99,6 +100,7 @@ export function ApprovalModal() {
       <ApprovalPreview
         approval={approval}
         reason={translateServerTexts(locale, gated?.policy?.reasonTexts, approval.reason)}
+        summary={serverText(approval.preview.summaryText, approval.preview.summary)}
         riskLabel={(r) => t(`risk.${r}`)}
         labels={{
           risks: t('approval.risks'),

@@ -1,12 +1,13 @@
 import { useEffect, useMemo } from 'react';
 import { StateView } from '../../components/StateView.js';
 import { pendingApprovals } from '../../stores/approvalsSlice.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { NotificationSwitch } from './NotificationSwitch.js';
 
 /** Pending approvals; each opens the modal. With `openId` (a notification's link), that one opens at once. */
 export function ApprovalsInbox({ openId }: { openId?: string }) {
   const t = useT();
+  const serverText = useServerText();
   const approvals = useApp((s) => s.approvals);
   const tasks = useApp((s) => s.tasks);
   const status = useApp((s) => s.approvalsStatus);
@@ -39,7 +40,7 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
         <ul className="inbox">
           {pending.map((a) => (
             <li key={a.id}>
-              <strong>{a.tool}</strong> — {a.preview.summary} <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
+              <strong>{a.tool}</strong> — {serverText(a.preview.summaryText, a.preview.summary)} <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
               <button type="button" onClick={() => open(a.id)}>
                 {t('approvals.review')}
               </button>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { pendingApprovals } from '../../stores/approvalsSlice.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { planApprovalNotifications, type NotificationPermissionState } from './approvalNotifications.js';
 
 /** The page's Notification permission; `unsupported` without the API or inside Electron, whose main process notifies. */
@@ -15,6 +15,7 @@ const attended = () => document.visibilityState === 'visible' && document.hasFoc
 /** Browser notifications while approvals wait: one per approval, closed once it is decided; a click opens it. */
 export function useApprovalNotifications(): void {
   const t = useT();
+  const serverText = useServerText();
   const approvals = useApp((s) => s.approvals);
   const tasks = useApp((s) => s.tasks);
   const pending = useMemo(() => pendingApprovals(approvals), [approvals]);
@@ -31,7 +32,7 @@ export function useApprovalNotifications(): void {
     for (const approval of plan.show) {
       const task = tasks[approval.taskId]?.title ?? approval.taskId;
       const note = new Notification(t('approval.title', { tool: approval.tool }), {
-        body: t('notify.body', { task, summary: approval.preview.summary }),
+        body: t('notify.body', { task, summary: serverText(approval.preview.summaryText, approval.preview.summary) }),
         tag: `approval-${approval.id}`,
         requireInteraction: true,
       });
@@ -42,7 +43,7 @@ export function useApprovalNotifications(): void {
       };
       shown.current.set(approval.id, note);
     }
-  }, [pending, tasks, t]);
+  }, [pending, tasks, t, serverText]);
 
   useEffect(() => () => shown.current.forEach((note) => note.close()), []);
 }

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { CronJob } from '../../../../electron/contract/index.js';
 import { DataTable } from '../../components/DataTable.js';
+import { ServerSentence } from '../../components/ServerSentence.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { useClientAction, useRemote } from '../useRemote.js';
 import { useRuntimeEvent } from '../useRuntimeEvent.js';
 import { AddScheduleForm } from './AddScheduleForm.js';
@@ -12,6 +13,7 @@ import { AddScheduleForm } from './AddScheduleForm.js';
 /** Cron jobs: list, add, remove, run now, and the recent runs of the selected one. */
 export function SchedulesView() {
   const t = useT();
+  const serverText = useServerText();
   const locale = useApp((s) => s.locale);
   const jobs = useRemote((c) => c.call('cron.list', {}));
   const [selected, setSelected] = useState<string>();
@@ -58,7 +60,11 @@ export function SchedulesView() {
                 </td>
                 <td>
                   <StatusBadge status={job.status} label={t(`cron.state.${job.status}`)} />
-                  {job.blockedReason && <div className="error-text">{job.blockedReason}</div>}
+                  {job.blockedReason && (
+                    <div className="error-text">
+                      <ServerSentence sentence="" detail={job.blockedReason} separator="" plain={locale === 'en'} />
+                    </div>
+                  )}
                 </td>
                 <td>{when(job.nextRunAt)}</td>
                 <td>{when(job.lastRunAt)}</td>
@@ -87,7 +93,7 @@ export function SchedulesView() {
                     <td>{t(`cron.trigger.${run.trigger}`)}</td>
                     <td>
                       {t(`cron.outcome.${run.outcome}`)}
-                      {run.reason && <div className="hint">{run.reason}</div>}
+                      {run.reason && <div className="hint">{serverText(run.reasonText, run.reason)}</div>}
                     </td>
                     <td>
                       {run.taskId ? <a href={`#/task/${run.taskId}`}>{run.taskId}</a> : '—'}

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import type { McpServerProbe } from '../../../../electron/contract/index.js';
 import { DataTable } from '../../components/DataTable.js';
+import { ServerSentence } from '../../components/ServerSentence.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { ActionError } from '../ActionError.js';
 import { RemoteGate } from '../RemoteGate.js';
-import { useT } from '../useApp.js';
+import { useApp, useT } from '../useApp.js';
 import { useClientAction, useRemote } from '../useRemote.js';
 import { AddMcpServerForm } from './AddMcpServerForm.js';
 
 /** Configured MCP servers: state and tools, remove, test (a live probe), add. */
 export function McpServersPanel() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const servers = useRemote((c) => c.call('mcp.servers.list', {}));
   const action = useClientAction();
   const [probe, setProbe] = useState<McpServerProbe>();
@@ -38,7 +40,11 @@ export function McpServersPanel() {
                 <td>{server.transport}</td>
                 <td>
                   <StatusBadge status={server.state} label={t(`mcp.state.${server.state}`)} />
-                  {server.reason && <div className="error-text">{server.reason}</div>}
+                  {server.reason && (
+                    <div className="error-text">
+                      <ServerSentence sentence="" detail={server.reason} separator="" plain={locale === 'en'} />
+                    </div>
+                  )}
                 </td>
                 <td>{server.tools.length}</td>
                 <td className="row">

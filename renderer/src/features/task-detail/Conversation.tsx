@@ -1,8 +1,8 @@
 import type { Approval, Step, Task, TaskEvent } from '../../../../electron/contract/index.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { StepCard, type StepCardLabels } from '../../components/StepCard.js';
-import { formatCost, translateServerText } from '../../i18n/index.js';
-import { useApp, useT } from '../useApp.js';
+import { formatCost, stepErrorParts, translateServerText } from '../../i18n/index.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { conversation } from './conversation.js';
 import { stepImage } from './stepImage.js';
 
@@ -39,6 +39,7 @@ function EventBubble({ event }: { event: TaskEvent }) {
 function ApprovalItem({ approval }: { approval: Approval }) {
   const t = useT();
   const openApproval = useApp((s) => s.openApproval);
+  const serverText = useServerText();
   const status = {
     pending: 'approvalStatus.pending',
     approved: 'approvalStatus.approved',
@@ -49,7 +50,7 @@ function ApprovalItem({ approval }: { approval: Approval }) {
     <div className="conv-approval" data-testid="conv-approval" data-status={approval.status}>
       <strong>{t('approval.title', { tool: approval.tool })}</strong>{' '}
       <StatusBadge status={approval.status} label={t(status[approval.status])} />
-      <p className="summary">{approval.preview.summary}</p>
+      <p className="summary">{serverText(approval.preview.summaryText, approval.preview.summary)}</p>
       {approval.status === 'pending' && (
         <button type="button" className="approve" onClick={() => openApproval(approval.id)} data-testid="approval-banner">
           {t('approvals.review')}
@@ -71,6 +72,7 @@ function useStepLabels(): StepCardLabels {
     args: t('approval.args'),
     result: t('step.result'),
     error: t('step.error'),
+    detailSeparator: t('text.detailSeparator'),
     screenshot: t('step.screenshot'),
     attempt: t('step.retried'),
   };
@@ -103,6 +105,7 @@ function StepItem({ step, labels }: { step: Step; labels: StepCardLabels }) {
         policy ? `${t(`policy.${policy.effect}`)} · ${t(source[policy.source])}${policy.rule ? ` ${policy.rule}` : ''}` : undefined
       }
       formatCost={formatCost}
+      error={stepErrorParts(locale, step)}
       {...(image && { image })}
     />
   );

@@ -2,10 +2,11 @@ import { useMemo } from 'react';
 import type { Step, Task } from '../../../../electron/contract/index.js';
 import { StateView } from '../../components/StateView.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
-import { formatCost } from '../../i18n/index.js';
+import { ServerSentence } from '../../components/ServerSentence.js';
+import { formatCost, serverTextParts, translate } from '../../i18n/index.js';
 import { ENDED_STATES } from '../../stores/contractValues.js';
 import { taskCounters } from '../../stores/taskCounters.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, useServerText, useT } from '../useApp.js';
 import { Conversation } from './Conversation.js';
 import { finalAnswer } from './conversation.js';
 import { LiveScreen } from './LiveScreen.js';
@@ -26,6 +27,8 @@ function hasDesktop(task: Task, steps: readonly Step[]): boolean {
 /** One task as a conversation: goal, the model's words, step cards, approvals, the answer; controls and a message box. */
 export function TaskDetailView({ taskId }: { taskId: string }) {
   const t = useT();
+  const locale = useApp((s) => s.locale);
+  const serverText = useServerText();
   const task = useApp((s) => s.tasks[taskId]);
   const steps = useApp((s) => s.steps[taskId] ?? NONE);
   const events = useApp((s) => s.events[taskId] ?? NONE);
@@ -47,7 +50,12 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
       <TaskControls task={task} />
       {task.stateReason && (
         <p className="reason">
-          {t('detail.reason')}: {task.stateReason}
+          {t('detail.reason')}
+          {t('text.detailSeparator')}
+          <ServerSentence
+            {...serverTextParts(locale, task.stateReasonText, task.stateReason)}
+            separator={translate(locale, 'text.detailSeparator')}
+          />
         </p>
       )}
       <p className="usage" data-testid="usage">
@@ -72,7 +80,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           <ul className="checks" data-testid="checks">
             {task.checks.map((c) => (
               <li key={c.name} className={c.passed ? 'pass' : 'fail'}>
-                {c.passed ? '✓' : '✗'} {c.name}
+                {c.passed ? '✓' : '✗'} {serverText(c.nameText, c.name)}
               </li>
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { ServerSentence } from '../../components/ServerSentence.js';
 import { RemoteGate } from '../RemoteGate.js';
 import { toolDescription } from '../../i18n/toolDescriptions.js';
 import { useApp, useT } from '../useApp.js';
@@ -42,9 +43,17 @@ export function ToolsView() {
                           <span className={`risk risk-${tool.risk}`}>{tool.risk}</span>
                         </td>
                         <td className={tool.availability.available ? 'ok' : 'bad'}>
-                          {tool.availability.available
-                            ? t('tools.available')
-                            : t('tools.unavailable', { reason: tool.availability.reason ?? '' })}
+                          {tool.availability.available ? (
+                            t('tools.available')
+                          ) : (
+                            // Why a tool is unavailable is its own (or the system's) words: shown as they are.
+                            <ServerSentence
+                              sentence={t('tools.unavailable')}
+                              {...(tool.availability.reason && { detail: tool.availability.reason })}
+                              separator={t('text.detailSeparator')}
+                              plain={locale === 'en'}
+                            />
+                          )}
                         </td>
                       </tr>
                     ))}

@@ -28,6 +28,11 @@ describe('approvals', () => {
     h.rt.engine.start(task.id);
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval']);
     expect(waiting.stateReason).toBe('approval needed: Delete old.log (4 bytes)');
+    // The same sentence as a code, stored with the task, for the UI's catalogs.
+    expect(waiting.stateReasonText).toEqual({
+      code: 'state.approvalNeeded',
+      params: { summary: { code: 'preview.deleteFile', params: { path: 'old.log', size: { code: 'size.bytes', params: { n: 4 } } } } },
+    });
     const [approval] = h.rt.approvals.list({ status: 'pending' });
     expect(approval).toMatchObject({ tool: 'fs.delete', risks: ['delete'], preview: { summary: 'Delete old.log (4 bytes)' } });
     h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
@@ -61,6 +66,11 @@ describe('approvals', () => {
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('step 2 (fs.delete) denied by cli:alice: keep it for the audit');
+    expect(done.stateReasonText).toEqual({
+      code: 'state.stepDeniedBy',
+      params: { step: 2, tool: 'fs.delete', who: 'cli:alice' },
+      detail: 'keep it for the audit',
+    });
     const step = h.rt.engine.steps(task.id).find((s) => s.tool === 'fs.delete');
     expect(step).toMatchObject({ status: 'denied', error: 'denied by cli:alice: keep it for the audit' });
     expect(existsSync(path.join(done.workspace, 'old.log'))).toBe(true);
@@ -137,6 +147,8 @@ describe('pause, resume and cancel', () => {
     const done = await running;
     expect(done.state).toBe('cancelled');
     expect(done.stateReason).toBe('changed my mind');
+    // A client's own words have no code: shown as given.
+    expect(done.stateReasonText).toEqual({ code: 'text.verbatim', params: {}, detail: 'changed my mind' });
   });
 
   it('a paused task that nobody runs is cancelled at once', async () => {

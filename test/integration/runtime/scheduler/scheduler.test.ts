@@ -59,6 +59,7 @@ describe('cron scheduler on a manual clock', () => {
     ]);
     expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
     expect(h.scheduler().get(job.id).nextRunAt).toBe('2026-11-29T15:00:00.000Z');
+    expect(runs.map((r) => r.reasonText?.code)).toEqual(['cron.missedSkip', 'cron.missedSkip']);
   });
 
   it('after downtime spanning two fire times, missed=run_once runs exactly one catch-up task', async () => {
@@ -90,6 +91,11 @@ describe('cron scheduler on a manual clock', () => {
     const [second] = scheduler.tick();
     expect(second).toMatchObject({ outcome: 'skipped_overlap' });
     expect(second?.reason).toContain(first!.taskId!);
+    // The same reason as a code, kept with the run record for the UI's catalogs.
+    expect(scheduler.runs(job.id, 5).find((r) => r.outcome === 'skipped_overlap')?.reasonText).toEqual({
+      code: 'cron.overlapSkip',
+      params: { task: first!.taskId! },
+    });
     h.gate.open();
     await scheduler.queue.drain();
     h.clock.advance(HOUR);

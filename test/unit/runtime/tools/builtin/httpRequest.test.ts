@@ -203,14 +203,21 @@ describe('http.request classification', () => {
       idempotent: true,
       insideWorkspace: false,
       host: 'api.example.com:443',
-      preview: { summary: 'GET https://api.example.com/v1/items?q=1' },
+      preview: {
+        summary: 'GET https://api.example.com/v1/items?q=1',
+        summaryText: { code: 'preview.http', params: { method: 'GET', url: 'https://api.example.com/v1/items?q=1' } },
+      },
     });
   });
 
   it('a POST is a send, idempotent only with idempotencyKey, previewing its body', () => {
     const call = classify({ method: 'POST', url: 'http://127.0.0.1:8080/messages', body: { text: 'hi' } });
     expect(call).toMatchObject({ risks: ['external_http', 'send'], readOnly: false, idempotent: false, host: '127.0.0.1:8080' });
-    expect(call.preview).toEqual({ summary: 'POST http://127.0.0.1:8080/messages', body: '{"text":"hi"}' });
+    expect(call.preview).toEqual({
+      summary: 'POST http://127.0.0.1:8080/messages',
+      summaryText: { code: 'preview.http', params: { method: 'POST', url: 'http://127.0.0.1:8080/messages' } },
+      body: '{"text":"hi"}',
+    });
     expect(classify({ method: 'POST', url: 'http://h/', idempotencyKey: true }).idempotent).toBe(true);
   });
 
