@@ -33,10 +33,15 @@ export class SkillActivations {
   private readonly byStep = new Map<string, ActiveSkill>();
   /** Reads this process ran whose completed row is not written yet, by task. */
   private readonly running = new Map<string, ActiveSkill[]>();
+  /** SQLite's count of commits by other connections (other processes): it moves when one may have read a skill. */
+  private readonly dataVersion: Database.Statement<[]>;
+  /** A task's completed reads as of `version`, kept while no other connection committed and this process ran no read for it. */
+  private readonly seen = new Map<string, { version: number; ids: string[] }>();
 
   constructor(db: Database.Database) {
     this.completedReads = db.prepare("SELECT id FROM steps WHERE task_id = ? AND tool = ? AND status = 'completed' ORDER BY idx, attempt");
     this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */
@@ -65,7 +70,7 @@ export class SkillActivations {
   }
 
   private load(taskId: string): ActiveSkill[] {
-    const ids = (this.completedReads.all(taskId, SKILLS_READ) as { id: string }[]).map((row) => row.id);
+    const ids = this.completedReadIds(taskId);
     const active = ids.map((id) => this.completed(id));
     const running = this.running.get(taskId);
     if (running) {
@@ -75,6 +80,22 @@ export class SkillActivations {
       active.push(...pending);
     }
     return active;
+  }
+
+  /**
+   * The ids of the task's completed `skills.read` steps. The lookup is skipped while nothing can
+   * have added one: no other connection committed (`data_version` unchanged) and no read of this
+   * process for the task is still waiting for its row — the common case of a task that uses no
+   * skill costs one pragma instead of a query per decision.
+   */
+  private completedReadIds(taskId: string): string[] {
+    const version = this.dataVersion.get() as number;
+    const hit = this.seen.get(taskId);
+    if (hit && hit.version === version && !this.running.has(taskId)) return hit.ids;
+    const ids = (this.completedReads.all(taskId, SKILLS_READ) as { id: string }[]).map((row) => row.id);
+    if (this.seen.size >= MAX_CACHED) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(taskId, { version, ids });
+    return ids;
   }
 
   private completed(stepId: string): ActiveSkill {

@@ -1,7 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Step } from '../../../../electron/contract/index.js';
+import { ConfigSchema, type Step } from '../../../../electron/contract/index.js';
+import { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
 import { SkillActivations } from '../../../../electron/runtime/skills/activations.js';
 import type { SkillsReadArgs, SkillsReadOutput } from '../../../../electron/runtime/skills/skillsReadTool.js';
 import { ToolError, type Tool } from '../../../../electron/runtime/tools/types.js';
@@ -149,13 +150,33 @@ describe('SkillActivations', () => {
     expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
   });
 
-  it('sees a skill another process read after its own first look (no stale cache)', () => {
+  it('sees a skill another process read after its own first look (no stale cache)', async () => {
     h = openTestRuntime();
     const task = createGoalTask(h.rt, 'two processes');
     const here = new SkillActivations(h.rt.store.db);
     expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
-    // The other process (a `run --resume` while `serve` waits) completes a read of a narrowing skill.
-    h.rt.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
+    // The other process (a `run --resume` while `serve` waits), on its own connection to the same
+    // file, completes a read of a narrowing skill.
+    const other = new AgentRuntime({ home: h.home, config: ConfigSchema.parse({}) });
+    try {
+      other.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
+    } finally {
+      await other.close();
+    }
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+  });
+
+  it('sees a read of its own process before and after its row lands', () => {
+    h = openTestRuntime();
+    const task = createGoalTask(h.rt, 'one process');
+    const here = new SkillActivations(h.rt.store.db);
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
+    const step = stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] });
+    here.activate(task.id, { skill: 'reader', stepId: step.id, allowedTools: ['fs.read'] });
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+    h.rt.store.steps.save(step);
+    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
     expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
   });
 
