@@ -19,9 +19,7 @@ export interface ServerText {
 export const ServerTextSchema: z.ZodType<ServerText, { code: string; params?: Record<string, unknown>; detail?: string }> = z.lazy(() =>
   z.object({
     code: z.string().min(1).max(100),
-    params: z
-      .record(z.string(), z.union([z.string(), z.number(), ServerTextSchema, z.array(ServerTextSchema)]))
-      .default({}),
+    params: z.record(z.string(), z.union([z.string(), z.number(), ServerTextSchema, z.array(ServerTextSchema)])).default({}),
     detail: z.string().optional(),
   }),
 );

@@ -38,7 +38,10 @@ export const TokenMethods = {
     description: 'Issue a gateway token with the given scopes; its secret is returned once and stored only as a hash.',
   }),
   'tokens.list': spec({
-    params: z.object({ includeRevoked: z.boolean().default(false) }).strict().default({ includeRevoked: false }),
+    params: z
+      .object({ includeRevoked: z.boolean().default(false) })
+      .strict()
+      .default({ includeRevoked: false }),
     result: z.object({ tokens: z.array(GatewayTokenSchema) }),
     scope: 'operator.admin',
     sideEffect: false,

@@ -34,7 +34,8 @@ const firstLine = (error: unknown): string => (error as Error).message.split('\n
 function probeScript(): string | undefined {
   const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
   if (probe.error) return `util-linux "script" is not installed (${probe.error.message}); apt-get install util-linux`;
-  if (probe.status !== 0 || !probe.stdout.includes('util-linux')) return `"script" is not util-linux's (${(probe.stdout + probe.stderr).trim()})`;
+  if (probe.status !== 0 || !probe.stdout.includes('util-linux'))
+    return `"script" is not util-linux's (${(probe.stdout + probe.stderr).trim()})`;
   return undefined;
 }
 

@@ -14,7 +14,14 @@ export interface RunCounts {
 
 /** Counts a finished run: tests by state, and suites that failed or could not load. */
 export function countRun(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): RunCounts {
-  const counts: RunCounts = { passed: 0, failed: 0, skipped: 0, suites: testModules.length, failedSuites: 0, unhandledErrors: unhandledErrors.length };
+  const counts: RunCounts = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    suites: testModules.length,
+    failedSuites: 0,
+    unhandledErrors: unhandledErrors.length,
+  };
   for (const module of testModules) {
     if (module.state() === 'failed' || module.errors().length > 0) counts.failedSuites++;
     for (const test of module.children.allTests()) {

@@ -33,7 +33,10 @@ export function navigationTools(host: BrowserHost): AnyTool[] {
           idempotent: true,
           insideWorkspace: true,
           ...(host !== undefined && { host }),
-          preview: { summary: `open ${args.url} in the task browser`, summaryText: { code: 'preview.browserOpen', params: { url: args.url } } },
+          preview: {
+            summary: `open ${args.url} in the task browser`,
+            summaryText: { code: 'preview.browserOpen', params: { url: args.url } },
+          },
         };
       },
       run: async (session, args) => {

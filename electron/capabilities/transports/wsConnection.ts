@@ -62,7 +62,11 @@ async function answer(data: RawData, isBinary: boolean, ctx: CallContext, dispat
 }
 
 function endRevoked(ws: WebSocket, options: ConnectionOptions): void {
-  sendFrame(ws, { id: null, error: { code: 'unauthorized', message: 'this token was revoked; connect again with a valid token' } }, options);
+  sendFrame(
+    ws,
+    { id: null, error: { code: 'unauthorized', message: 'this token was revoked; connect again with a valid token' } },
+    options,
+  );
   ws.close(REVOKED_CLOSE_CODE, 'token revoked');
 }
 

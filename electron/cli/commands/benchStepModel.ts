@@ -124,7 +124,9 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
     const completed = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
     if (done.state !== 'succeeded' || completed !== steps || model.stamps.length !== steps + 1) {
-      throw new Error(`bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`);
+      throw new Error(
+        `bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`,
+      );
     }
     const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
     return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };

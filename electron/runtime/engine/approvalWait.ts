@@ -35,7 +35,8 @@ export async function awaitApproval(
       if (host.task().state === 'waiting_approval') host.transition('running', stateReasons.approvedBy(approval.decidedBy));
       return 'approved';
     }
-    if (approval.status === 'denied' && decision.onDeny === 'continue') return deniedAndContinue(deps, host, save, step, approval.decisionReason);
+    if (approval.status === 'denied' && decision.onDeny === 'continue')
+      return deniedAndContinue(deps, host, save, step, approval.decisionReason);
     if (approval.status === 'denied' || approval.status === 'cancelled') {
       const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
       save({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });

@@ -297,8 +297,7 @@ export class TaskRun {
 
   private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
     const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
-    if (looped)
-      this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
+    if (looped) this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
     return looped;
   }
 

@@ -57,9 +57,13 @@ const APPROVAL_EVENTS: readonly EventName[] = ['approval.requested', 'approval.r
 function approvalsOnly(params: EventFilter): EventFilter {
   const beyond = (params.events ?? []).filter((e) => !APPROVAL_EVENTS.includes(e));
   if (beyond.length > 0) {
-    throw new AgentDeskError('forbidden', `events.subscribe: ${beyond.join(', ')} need operator.read; this session may receive approval events only`, {
-      events: beyond,
-    });
+    throw new AgentDeskError(
+      'forbidden',
+      `events.subscribe: ${beyond.join(', ')} need operator.read; this session may receive approval events only`,
+      {
+        events: beyond,
+      },
+    );
   }
   return { ...params, events: params.events ?? APPROVAL_EVENTS };
 }

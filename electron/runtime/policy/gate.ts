@@ -109,8 +109,21 @@ export class PolicyGate {
     const tags = { ...(agent !== undefined && { agent }), ...(policy.profile !== undefined && { profile: policy.profile }) };
     if (policy.allowlist && !policy.allowlist.permits(input.tool)) {
       const { name, tools } = policy.allowlist.agent;
-      const reasonTexts = [{ code: 'policy.agentToolNotAllowed', params: { agent: name, tool: input.tool, allowed: tools.length ? tools.join(', ') : 'none' } }];
-      return { effect: 'deny', source: 'agent', reason: policy.allowlist.refusal(input.tool), reasonTexts, risks, rememberable: false, ...tags };
+      const reasonTexts = [
+        {
+          code: 'policy.agentToolNotAllowed',
+          params: { agent: name, tool: input.tool, allowed: tools.length ? tools.join(', ') : 'none' },
+        },
+      ];
+      return {
+        effect: 'deny',
+        source: 'agent',
+        reason: policy.allowlist.refusal(input.tool),
+        reasonTexts,
+        risks,
+        rememberable: false,
+        ...tags,
+      };
     }
     const { subject, host } = input.classification;
     const narrowed = this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });

@@ -209,9 +209,7 @@ export class Scheduler {
     if (active !== undefined && job.overlap === 'skip') {
       const reason = `task ${active} of the previous run is still active (overlap policy: skip)`;
       const reasonText = { code: 'cron.overlapSkip', params: { task: active } };
-      return (
-        this.record(job, scheduledFor, trigger, 'skipped_overlap', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor)
-      );
+      return this.record(job, scheduledFor, trigger, 'skipped_overlap', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor);
     }
     let taskId: string;
     try {

@@ -79,7 +79,11 @@ export function badStateError(error: unknown, file: string, home: string): unkno
 
 /** What a store failure met mid-run means for the user, by SQLite result code. */
 const RUNNING_STORE_FAILURES: readonly [RegExp, string, string][] = [
-  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt', 'the database is corrupt: stop Agent Desk, move agent-desk.db aside (or restore a backup), then start again'],
+  [
+    /^SQLITE_(CORRUPT|NOTADB)/,
+    'corrupt',
+    'the database is corrupt: stop Agent Desk, move agent-desk.db aside (or restore a backup), then start again',
+  ],
   [/^SQLITE_FULL/, 'disk_full', 'the disk holding the data folder is full: free some space, then retry'],
   [/^SQLITE_READONLY/, 'read_only', 'the database became read-only: make the data folder writable again, then retry'],
   [/^SQLITE_IOERR/, 'io_error', 'the disk failed to read or write the database: check the disk, then retry'],

@@ -36,7 +36,10 @@ function redactingStatement(statement: Database.Statement, redactor: Redactor): 
     if (typeof method !== 'function') continue;
     Object.defineProperty(statement, name, {
       value: (...params: unknown[]) =>
-        (method as (...args: unknown[]) => unknown).apply(statement, redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor))),
+        (method as (...args: unknown[]) => unknown).apply(
+          statement,
+          redactor.size === 0 ? params : params.map((p) => redactParam(p, redactor)),
+        ),
       writable: false,
       configurable: false,
     });

@@ -62,7 +62,9 @@ export class TaskRepo {
 
   constructor(private readonly db: Database.Database) {
     this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
-    this.setStateStmt = db.prepare('UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?');
+    this.setStateStmt = db.prepare(
+      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?',
+    );
     this.setUsageStmt = db.prepare('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?');
   }
 

@@ -60,9 +60,8 @@ export class TokenRepo {
 
   /** The live (unrevoked) token whose secret this is, noting its use; undefined otherwise. */
   authenticate(secret: string, now: number): GatewayToken | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM gateway_tokens WHERE secret_sha256 = ? AND revoked_at IS NULL')
-      .get(secretDigest(secret)) as TokenRow | undefined;
+    const row = this.db.prepare('SELECT * FROM gateway_tokens WHERE secret_sha256 = ? AND revoked_at IS NULL').get(secretDigest(secret)) as
+      TokenRow | undefined;
     if (!row) return undefined;
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       const at = new Date(now).toISOString();

@@ -27,6 +27,7 @@ export function defaultCheckName(check: AcceptanceCheck): string {
 export function defaultCheckNameText(check: AcceptanceCheck): ServerText | undefined {
   if (check.name !== undefined && check.name !== '') return undefined;
   if (check.type === 'file_exists' && !check.exists) return { code: 'checkName.fileAbsent', params: { path: check.path } };
-  if (check.type === 'json_path') return { code: 'checkName.jsonPath', params: { path: check.path, source: check.url ?? check.file ?? '?' } };
+  if (check.type === 'json_path')
+    return { code: 'checkName.jsonPath', params: { path: check.path, source: check.url ?? check.file ?? '?' } };
   return undefined;
 }

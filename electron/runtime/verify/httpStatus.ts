@@ -26,6 +26,9 @@ export const httpStatusVerifier: Verifier<CheckOf<'http_status'>> = {
       const params = { request: `${check.method} ${check.url}`, status: response.status };
       return passed
         ? observed(true, seen, 'check.httpStatus', params)
-        : observed(false, `${seen} (expected ${expected.join(' or ')})`, 'check.httpStatusUnexpected', { ...params, expected: expected.join(' / ') });
+        : observed(false, `${seen} (expected ${expected.join(' or ')})`, 'check.httpStatusUnexpected', {
+            ...params,
+            expected: expected.join(' / '),
+          });
     }),
 };

@@ -45,8 +45,8 @@ export async function runChecks(
       check.sandbox === true
         ? await measureCheck(check, async () => ({ passed: false, output: NO_DESKTOP }))
         : verifier === undefined
-        ? await measureCheck(check, async () => ({ passed: false, output: `no verifier for check type ${check.type}` }))
-        : await verifier.run(check, ctx).catch((error: unknown) => measureCheck(check, () => Promise.reject(error))),
+          ? await measureCheck(check, async () => ({ passed: false, output: `no verifier for check type ${check.type}` }))
+          : await verifier.run(check, ctx).catch((error: unknown) => measureCheck(check, () => Promise.reject(error))),
     );
   }
   return results;

@@ -80,11 +80,7 @@ export function translateServerTexts(locale: Locale, texts: readonly ServerTextL
  * A server sentence to show with its machine words apart (a tool's error, a model's words: shown
  * as code, untranslated). English readers get the server's own English, exactly as it was sent.
  */
-export function serverTextParts(
-  locale: Locale,
-  text: ServerTextLike | undefined,
-  english: string,
-): { sentence: string; detail?: string } {
+export function serverTextParts(locale: Locale, text: ServerTextLike | undefined, english: string): { sentence: string; detail?: string } {
   if (locale === 'en' || !text || !knows(text)) return { sentence: english };
   if (text.code === 'text.verbatim') return { sentence: '', ...(text.detail !== undefined && { detail: text.detail }) };
   return { sentence: renderSentence(locale, text), ...(text.detail !== undefined && { detail: text.detail }) };

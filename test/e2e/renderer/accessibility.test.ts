@@ -62,7 +62,10 @@ async function useLook(page: Page, locale: 'en' | 'zh-CN', theme: 'light' | 'dar
 /** What each ended or waiting task's page says about why, in each language: the reason comes as a code. */
 const REASONS = {
   succeeded: { en: 'all 1 acceptance checks passed', 'zh-CN': '全部 1 项验收检查均已通过' },
-  failedCheck: { en: 'acceptance check failed: file_exists report.md (not found: ', 'zh-CN': '验收检查未通过：file_exists report.md（未找到：' },
+  failedCheck: {
+    en: 'acceptance check failed: file_exists report.md (not found: ',
+    'zh-CN': '验收检查未通过：file_exists report.md（未找到：',
+  },
   failedStep: { en: 'step 1 (fs.read) failed: ', 'zh-CN': '第 1 步（fs.read）失败：' },
   cancelled: { en: 'cancelled by the user', 'zh-CN': '已由用户取消' },
   denied: { en: 'step 2 (fs.delete) denied by ', 'zh-CN': '第 2 步（fs.delete）被 ' },

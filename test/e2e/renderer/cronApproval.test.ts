@@ -66,7 +66,9 @@ async function addScheduleInUi(page: Page, name: string, expression: string, tex
 async function expectFiresAt(client: GatewayClient, name: string, at: Date): Promise<void> {
   const { jobs } = await client.call('cron.list', {});
   const job = jobs.find((j) => j.name === name);
-  expect(job?.nextRunAt, `the schedule was added after its fire time ${at.toISOString()}`).toBe(new Date(at.setUTCMilliseconds(0)).toISOString());
+  expect(job?.nextRunAt, `the schedule was added after its fire time ${at.toISOString()}`).toBe(
+    new Date(at.setUTCMilliseconds(0)).toISOString(),
+  );
 }
 
 describe.skipIf(skip)(`a task started by a schedule, approved in the UI${skip ? ` (skipped: ${skip})` : ''}`, () => {

@@ -17,7 +17,13 @@ describe('the computer tool input a model sees', () => {
   });
 
   it('parses into the action union with its defaults', () => {
-    expect(ComputerToolInputSchema.parse({ action: 'click', x: 3, y: 4 })).toEqual({ action: 'click', x: 3, y: 4, button: 'left', count: 1 });
+    expect(ComputerToolInputSchema.parse({ action: 'click', x: 3, y: 4 })).toEqual({
+      action: 'click',
+      x: 3,
+      y: 4,
+      button: 'left',
+      count: 1,
+    });
     expect(ComputerToolInputSchema.parse({ action: 'type', text: '你好' })).toEqual({ action: 'type', text: '你好' });
   });
 

@@ -48,7 +48,10 @@ describe('approval preview summaries as codes', () => {
 });
 
 describe('acceptance check results as codes', () => {
-  const outcome = (r: CheckResult) => [translateServerText('en', r.outputText, '(unknown code)'), translateServerText('zh-CN', r.outputText, r.output)];
+  const outcome = (r: CheckResult) => [
+    translateServerText('en', r.outputText, '(unknown code)'),
+    translateServerText('zh-CN', r.outputText, r.output),
+  ];
 
   it('file_exists, found and not found', async () => {
     const found = await fileExistsVerifier.run(check({ type: 'file_exists', path: 'old.log' }), ws.ctx);

@@ -104,10 +104,7 @@ describe('cron run reasons as codes', () => {
   it.each([
     [{ code: 'cron.overlapSkip', params: { task: 'tsk_1' } }, 'task tsk_1 of the previous run is still active (overlap policy: skip)'],
     [{ code: 'cron.missedSkip', params: {} }, 'missed while the runtime was down (missed-run policy: skip)'],
-    [
-      { code: 'cron.missedRunOnce', params: {} },
-      'missed while the runtime was down; covered by one run (missed-run policy: run_once)',
-    ],
+    [{ code: 'cron.missedRunOnce', params: {} }, 'missed while the runtime was down; covered by one run (missed-run policy: run_once)'],
   ])('%j reads as the scheduler wrote it, and in 简体中文', (text, english) => {
     expect(translateServerText('en', text, '(unknown code)')).toBe(english);
     expect(translateServerText('zh-CN', text, english)).not.toBe(english);

@@ -12,15 +12,22 @@ const LISTED_ENTRIES = 10;
 /** What a delete will remove: the size of a file, or the entry count and a few names of a directory. */
 export function deletePreview(target: WorkspacePath): ApprovalPreview {
   const stat = fs.lstatSync(target.absolute, { throwIfNoEntry: false });
-  if (stat === undefined) return previewSummary(`Delete ${target.relative} (does not exist; nothing to do)`, 'preview.deleteMissing', { path: target.relative });
+  if (stat === undefined)
+    return previewSummary(`Delete ${target.relative} (does not exist; nothing to do)`, 'preview.deleteMissing', { path: target.relative });
   if (stat.isSymbolicLink()) return previewSummary(`Delete symlink ${target.relative}`, 'preview.deleteSymlink', { path: target.relative });
-  if (!stat.isDirectory()) return previewSummary(`Delete ${target.relative} (${formatByteSize(stat.size)})`, 'preview.deleteFile', { path: target.relative, size: byteSizeText(stat.size) });
+  if (!stat.isDirectory())
+    return previewSummary(`Delete ${target.relative} (${formatByteSize(stat.size)})`, 'preview.deleteFile', {
+      path: target.relative,
+      size: byteSizeText(stat.size),
+    });
 
   const entries: string[] = [];
   try {
     collectEntries(target.absolute, target.relative, entries);
   } catch {
-    return previewSummary(`Delete directory ${target.relative} (its contents could not be listed)`, 'preview.deleteDirUnlisted', { path: target.relative });
+    return previewSummary(`Delete directory ${target.relative} (its contents could not be listed)`, 'preview.deleteDirUnlisted', {
+      path: target.relative,
+    });
   }
   const capped = entries.length > COUNT_LIMIT;
   const count = capped ? `${COUNT_LIMIT}+` : String(entries.length);
@@ -28,7 +35,10 @@ export function deletePreview(target: WorkspacePath): ApprovalPreview {
   const rest = capped ? 'many more' : `${entries.length - shown.length} more`;
   const more = entries.length > shown.length ? [`… and ${rest}`] : [];
   return {
-    ...previewSummary(`Delete directory ${target.relative} and its ${count} entries`, 'preview.deleteDir', { path: target.relative, count }),
+    ...previewSummary(`Delete directory ${target.relative} and its ${count} entries`, 'preview.deleteDir', {
+      path: target.relative,
+      count,
+    }),
     body: entries.length === 0 ? '(empty directory)' : [...shown, ...more].join('\n'),
   };
 }

@@ -52,9 +52,13 @@ export const fsListTool: Tool<FsListArgs> = {
   input: FsListInputSchema,
   classify: (args, ctx) =>
     classifyPathCall(ctx.workspace, args.path, { risks: ['read'], readOnly: true, idempotent: true }, (t) =>
-      previewSummary(`List ${t.relative}${args.recursive ? ' recursively' : ''}`, args.recursive ? 'preview.listRecursive' : 'preview.list', {
-        path: t.relative,
-      }),
+      previewSummary(
+        `List ${t.relative}${args.recursive ? ' recursively' : ''}`,
+        args.recursive ? 'preview.listRecursive' : 'preview.list',
+        {
+          path: t.relative,
+        },
+      ),
     ),
   availability: () => ({ available: true }),
   async execute(args, ctx): Promise<FsListOutput> {

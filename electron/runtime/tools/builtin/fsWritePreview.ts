@@ -28,12 +28,16 @@ export function writePreview(target: WorkspacePath, data: Buffer, mode: 'overwri
     case 'large':
       return mode === 'create'
         ? summary(' (create only: fails unless the existing file is identical)', 'preview.writeCreateOnly')
-        : summary(` (replaces ${formatByteSize(current.size)}; too large to diff)`, 'preview.writeReplacesLarge', { old: byteSizeText(current.size) });
+        : summary(` (replaces ${formatByteSize(current.size)}; too large to diff)`, 'preview.writeReplacesLarge', {
+            old: byteSizeText(current.size),
+          });
     case 'small':
       if (current.bytes.equals(data)) return summary(' (no change)', 'preview.writeNoChange');
       if (mode === 'create') return summary(' (create only: fails, a different file exists)', 'preview.writeCreateConflict');
       return {
-        ...summary(` (replaces ${formatByteSize(current.bytes.length)})`, 'preview.writeReplaces', { old: byteSizeText(current.bytes.length) }),
+        ...summary(` (replaces ${formatByteSize(current.bytes.length)})`, 'preview.writeReplaces', {
+          old: byteSizeText(current.bytes.length),
+        }),
         body: diffBody(target.relative, current.bytes, data),
       };
   }

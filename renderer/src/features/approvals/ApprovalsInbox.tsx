@@ -40,7 +40,8 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
         <ul className="inbox">
           {pending.map((a) => (
             <li key={a.id}>
-              <strong>{a.tool}</strong> — {serverText(a.preview.summaryText, a.preview.summary)} <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
+              <strong>{a.tool}</strong> — {serverText(a.preview.summaryText, a.preview.summary)}{' '}
+              <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
               <button type="button" onClick={() => open(a.id)}>
                 {t('approvals.review')}
               </button>

@@ -20,7 +20,9 @@ export function SettingsView() {
   return (
     <section className="settings" data-testid="settings-view">
       <h1>{t('nav.settings')}</h1>
-      <p className="hint" data-testid="settings-applies">{t('settings.appliesToNextTask')}</p>
+      <p className="hint" data-testid="settings-applies">
+        {t('settings.appliesToNextTask')}
+      </p>
       <RemoteGate remote={settings} isEmpty={() => false} empty="" testId="settings-config">
         {({ config }) => (
           // Each panel is keyed by its own section: its form restarts from what was saved, while

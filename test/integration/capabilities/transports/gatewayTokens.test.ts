@@ -63,7 +63,11 @@ describe('issued gateway tokens', () => {
     const decided = await phone.call('approvals.decide', { approvalId: approvals[0]!.id, decision: 'deny', reason: 'not now' });
     expect(decided).toMatchObject({ status: 'denied', decidedBy: expect.stringMatching(/^token:phone:/) });
 
-    const refused = async (call: Promise<unknown>) => (await call.then(() => 'allowed', (e: { code: string }) => e.code)) as string;
+    const refused = async (call: Promise<unknown>) =>
+      (await call.then(
+        () => 'allowed',
+        (e: { code: string }) => e.code,
+      )) as string;
     expect(await refused(phone.call('tasks.list', {}))).toBe('forbidden');
     expect(await refused(phone.call('tasks.get', { taskId: task.id }))).toBe('forbidden');
     expect(await refused(phone.call('tasks.create', { playbook: { source: CLEANUP } }))).toBe('forbidden');
@@ -115,7 +119,9 @@ describe('issued gateway tokens', () => {
       code: 'forbidden',
       message: expect.stringContaining('cannot grant operator.secrets'),
     });
-    await expect(ops.call('tokens.create', { scopes: ['operator.approvals'] })).resolves.toMatchObject({ token: { scopes: ['operator.approvals'] } });
+    await expect(ops.call('tokens.create', { scopes: ['operator.approvals'] })).resolves.toMatchObject({
+      token: { scopes: ['operator.approvals'] },
+    });
     expect((await owner.call('tokens.list', {})).tokens.map((t) => t.scopes)).toEqual([['operator.approvals'], ['operator.admin']]);
   });
 

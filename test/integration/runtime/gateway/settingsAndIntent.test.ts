@@ -81,7 +81,11 @@ describe('settings.* and secrets.* over RPC', () => {
       await call('secrets.list', {}),
       await call('secrets.delete', { name: 'nope' }),
     ];
-    expect(results).toEqual([{ name: 'local-key' }, { names: ['local-key'], secrets: [{ name: 'local-key', hosts: [] }] }, { deleted: false }]);
+    expect(results).toEqual([
+      { name: 'local-key' },
+      { names: ['local-key'], secrets: [{ name: 'local-key', hosts: [] }] },
+      { deleted: false },
+    ]);
     expect(JSON.stringify(results)).not.toContain(KEY);
     expect(h.rt.redactor.text(`key=${KEY}`)).toBe('key=[secret:local-key]');
   });

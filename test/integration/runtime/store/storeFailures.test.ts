@@ -31,16 +31,26 @@ afterEach(async () => {
 });
 
 describe('a store that breaks while the runtime serves', () => {
-  it.skipIf(noTmpfs)(`a disk that fills up answers bad_state, not an internal error${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`, async () => {
-    mount = tempDir('agent-desk-tmpfs-');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
-    h = openTestRuntime({ home: path.join(mount, 'home') });
-    const ctx = { scopes: ['operator.admin' as const], clientId: 'test' };
-    expect(await h.rt.dispatcher.dispatch({ id: 1, method: 'tasks.list', params: {} }, ctx)).toHaveProperty('result');
-    fillUp(mount);
-    const response = await h.rt.dispatcher.dispatch({ id: 2, method: 'tasks.create', params: { playbook: { source: CLEANUP }, start: false } }, ctx);
-    expect(response).toMatchObject({
-      error: { code: 'bad_state', message: expect.stringMatching(/^the disk holding the data folder is full/), details: { state: 'disk_full' } },
-    });
-  });
+  it.skipIf(noTmpfs)(
+    `a disk that fills up answers bad_state, not an internal error${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`,
+    async () => {
+      mount = tempDir('agent-desk-tmpfs-');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
+      h = openTestRuntime({ home: path.join(mount, 'home') });
+      const ctx = { scopes: ['operator.admin' as const], clientId: 'test' };
+      expect(await h.rt.dispatcher.dispatch({ id: 1, method: 'tasks.list', params: {} }, ctx)).toHaveProperty('result');
+      fillUp(mount);
+      const response = await h.rt.dispatcher.dispatch(
+        { id: 2, method: 'tasks.create', params: { playbook: { source: CLEANUP }, start: false } },
+        ctx,
+      );
+      expect(response).toMatchObject({
+        error: {
+          code: 'bad_state',
+          message: expect.stringMatching(/^the disk holding the data folder is full/),
+          details: { state: 'disk_full' },
+        },
+      });
+    },
+  );
 });

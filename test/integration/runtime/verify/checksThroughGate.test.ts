@@ -123,10 +123,13 @@ describe('URL checks are external_http under the task allowlist', () => {
     const ok = await runPlaybook(playbookWithChecks(`  - { type: http_status, url: "${allowed.url}/health" }`));
     expect(ok.state).toBe('succeeded');
     const bounced = await runPlaybook(
-      playbookWithChecks(`  - { type: http_status, url: "${allowed.url}/go" }\n  - { type: json_path, url: "${allowed.url}/go", path: $.ok }`),
+      playbookWithChecks(
+        `  - { type: http_status, url: "${allowed.url}/go" }\n  - { type: json_path, url: "${allowed.url}/go", path: $.ok }`,
+      ),
     );
     expect(bounced.state).toBe('failed');
-    for (const result of bounced.checks) expect(result.output).toMatch(/^not fetched: redirected to http:\/\/127\.0\.0\.1:\d+\/data: external_http/);
+    for (const result of bounced.checks)
+      expect(result.output).toMatch(/^not fetched: redirected to http:\/\/127\.0\.0\.1:\d+\/data: external_http/);
     expect(elsewhereHits).toBe(0);
   });
 });

@@ -28,10 +28,14 @@ describe('rule and grant reasons as codes', () => {
   });
 
   it("an agent's allowlist refusal names the agent, the tool and what it may use", () => {
-    const g = new PolicyGate(PolicyConfigSchema.parse({}), { findGrant: () => undefined }, {
-      agent: () => ({ name: 'reader', tools: ['fs.read'] }),
-      task: () => ({ agent: 'reader' }),
-    });
+    const g = new PolicyGate(
+      PolicyConfigSchema.parse({}),
+      { findGrant: () => undefined },
+      {
+        agent: () => ({ name: 'reader', tools: ['fs.read'] }),
+        task: () => ({ agent: 'reader' }),
+      },
+    );
     const decision = g.decide({ taskId: 't1', tool: 'fs.delete', classification: logDelete });
     expect(decision).toMatchObject({ effect: 'deny', source: 'agent' });
     expect(translateServerTexts('en', decision.reasonTexts, '(unknown)')).toBe(decision.reason);

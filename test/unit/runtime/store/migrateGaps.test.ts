@@ -25,7 +25,9 @@ describe('migrations numbered on parallel branches', () => {
     expect(columns(db, 'tasks')).toContain('state_reason_text');
     expect(columns(db, 'steps')).toContain('error_text');
     expect(columns(db, 'cron_runs')).toContain('reason_text');
-    const versions = (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
+    const versions = (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map(
+      (r) => r.version,
+    );
     expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
     expect(() => migrate(db)).not.toThrow(); // nothing runs twice (ALTER TABLE ADD COLUMN would fail)
   });

@@ -95,11 +95,16 @@ describe('ToolRouter', () => {
 
   it('a named tool whose higher tier went down says so on the next plan (availability is read per plan)', () => {
     let up = true;
-    const mcp = { ...writerAt('mcp__fs__write_file', 'mcp'), availability: () => (up ? { available: true } : { available: false, reason: 'server stopped' }) };
+    const mcp = {
+      ...writerAt('mcp__fs__write_file', 'mcp'),
+      availability: () => (up ? { available: true } : { available: false, reason: 'server stopped' }),
+    };
     const router = routerWith(mcp, writerAt('browser__upload', 'browser'));
     expect(router.plan({ tool: 'browser__upload', args: writeArgs }).candidates[0]?.reason).toBe('named in plan');
     up = false;
-    expect(router.plan({ tool: 'browser__upload', args: writeArgs }).candidates[0]?.reason).toMatch(/mcp__fs__write_file is unavailable \(server stopped\)/);
+    expect(router.plan({ tool: 'browser__upload', args: writeArgs }).candidates[0]?.reason).toMatch(
+      /mcp__fs__write_file is unavailable \(server stopped\)/,
+    );
   });
 
   it('candidate arguments are the parsed ones, with defaults applied', () => {

@@ -203,9 +203,12 @@ describe('hostile or impossible playbooks', () => {
   });
 
   it('an alias used twice without recursion is fine', () => {
-    const playbook = parsePlaybook('name: twice\nsteps:\n  - { tool: fs.read, args: &a { path: a.txt } }\n  - { tool: fs.read, args: *a }\n', {
-      toolInput,
-    });
+    const playbook = parsePlaybook(
+      'name: twice\nsteps:\n  - { tool: fs.read, args: &a { path: a.txt } }\n  - { tool: fs.read, args: *a }\n',
+      {
+        toolInput,
+      },
+    );
     expect(playbook.steps.map((s) => s.args)).toEqual([{ path: 'a.txt' }, { path: 'a.txt' }]);
   });
 
@@ -218,6 +221,8 @@ describe('hostile or impossible playbooks', () => {
       'steps[0].capability: unknown capability "teleport.person": no registered tool provides it (tools.catalog lists them)',
     ]);
     const shipped = registry.list().flatMap((t) => t.capabilities)[0]!;
-    expect(() => parsePlaybook(`name: ok\nsteps:\n  - { capability: ${shipped}, args: {} }\n`, { capabilityKnown: checks.capabilityKnown })).not.toThrow();
+    expect(() =>
+      parsePlaybook(`name: ok\nsteps:\n  - { capability: ${shipped}, args: {} }\n`, { capabilityKnown: checks.capabilityKnown }),
+    ).not.toThrow();
   });
 });
