@@ -27,7 +27,7 @@ const MAX_CACHED = 4096;
  * that tells the model to read a permissive skill gains nothing.
  */
 export class SkillActivations {
-  private readonly completedReads: Database.Statement<[string, string]>;
+  private readonly completedReads: Database.Statement<[string]>;
   private readonly outputOf: Database.Statement<[string]>;
   /** Compiled activations by step id. */
   private readonly byStep = new Map<string, ActiveSkill>();
@@ -39,7 +39,10 @@ export class SkillActivations {
   private readonly seen = new Map<string, { version: number; ids: string[] }>();
 
   constructor(db: Database.Database) {
-    this.completedReads = db.prepare("SELECT id FROM steps WHERE task_id = ? AND tool = ? AND status = 'completed' ORDER BY idx, attempt");
+    // The tool is a literal, not a parameter: only then can SQLite use the partial index (migration 9).
+    this.completedReads = db.prepare(
+      `SELECT id FROM steps WHERE task_id = ? AND tool = '${SKILLS_READ}' AND status = 'completed' ORDER BY idx, attempt`,
+    );
     this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
@@ -92,7 +95,7 @@ export class SkillActivations {
     const version = this.dataVersion.get() as number;
     const hit = this.seen.get(taskId);
     if (hit && hit.version === version && !this.running.has(taskId)) return hit.ids;
-    const ids = (this.completedReads.all(taskId, SKILLS_READ) as { id: string }[]).map((row) => row.id);
+    const ids = (this.completedReads.all(taskId) as { id: string }[]).map((row) => row.id);
     if (this.seen.size >= MAX_CACHED) this.seen.delete(this.seen.keys().next().value!);
     this.seen.set(taskId, { version, ids });
     return ids;
