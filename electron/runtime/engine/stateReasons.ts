@@ -35,6 +35,11 @@ function summaryText(preview: ApprovalPreview): ServerText {
   return preview.summaryText ?? { code: 'text.verbatim', params: {}, detail: preview.summary };
 }
 
+/** What a PreToolUse hook's script said, without the prefix the runtime put before it. */
+function hookWords(hookReason: string): string {
+  return hookReason.replace(/^PreToolUse hook: /, '');
+}
+
 /** A step's error in English and as a code, spread into the step record (`{ error, errorText }`). */
 export function stepError(why: StateReason): { error: string; errorText: ServerText } {
   return { error: why.reason, errorText: why.text };
@@ -47,6 +52,8 @@ export const stepErrors = {
     policyTexts?.length
       ? coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicy', { why: policyTexts })
       : coded(`denied by policy: ${policyReason}`, 'step.deniedByPolicyUncoded', {}, policyReason),
+  // A hook's reason is its script's own words ("PreToolUse hook: …"): shown verbatim after the coded part.
+  deniedByHook: (hookReason: string) => coded(`denied by ${hookReason}`, 'step.deniedByHook', {}, hookWords(hookReason)),
   decided: (status: 'denied' | 'cancelled', who: string | undefined, why: string | undefined) =>
     coded(
       `${status} by ${who ?? 'user'}${why ? `: ${why}` : ''}`,
@@ -92,6 +99,8 @@ export const stateReasons = {
     policyTexts?.length
       ? coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicy', { ...stepParams(step), why: policyTexts })
       : coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicyUncoded', stepParams(step), policyReason),
+  stepDeniedByHook: (step: StepRef, hookReason: string) =>
+    coded(`${stepWords(step)} denied by ${hookReason}`, 'state.stepDeniedByHook', stepParams(step), hookWords(hookReason)),
   stepFailed: (step: StepRef, error: string) => coded(`${stepWords(step)} failed: ${error}`, 'state.stepFailed', stepParams(step), error),
   stepRetry: (step: StepRef, attempt: number, error: string | undefined) =>
     coded(`${stepWords(step)} failed, retry ${attempt}: ${error}`, 'state.stepRetry', { ...stepParams(step), attempt }, error),

@@ -149,14 +149,15 @@ export class StepExecutor {
       startedAt: now,
     });
     if (policy.effect === 'deny') {
-      // A hook's reason names the hook; it has no code and is shown as recorded.
-      if (policy.source === 'hook') step.error = `denied by ${policy.reason}`;
-      else Object.assign(step, stepError(stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)));
+      const byHook = policy.source === 'hook';
+      Object.assign(
+        step,
+        stepError(byHook ? stepErrors.deniedByHook(policy.reason) : stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)),
+      );
       this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
-      const why =
-        policy.source === 'hook'
-          ? `step ${decision.index + 1} (${step.tool}) ${step.error}`
-          : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
+      const why = byHook
+        ? stateReasons.stepDeniedByHook(step, policy.reason)
+        : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
       if (!deniedGoesBack(step, decision)) this.host.fail(why);
       return step;
     }

@@ -31,6 +31,7 @@ const SAME_IN_ENGLISH: Record<string, StateReason> = {
     { code: 'policy.ruleDenies', params: { rule: 'fs.delete(**)' } },
   ]),
   deniedByUncodedPolicy: stateReasons.stepDeniedByPolicy(step, 'the skill "notes" allows only fs.read', undefined),
+  deniedByHook: stateReasons.stepDeniedByHook(step, 'PreToolUse hook: deleting is off on Fridays'),
   failed: stateReasons.stepFailed(step, 'cannot delete old.log: busy'),
   retry: stateReasons.stepRetry(step, 2, 'ECONNRESET'),
   cannotRun: stateReasons.stepCannotRun(step, 'no tool provides file.delete'),
@@ -85,6 +86,14 @@ describe('task state reasons as codes', () => {
       sentence: '第 2 步（fs.delete）被策略拒绝',
       detail: 'the skill allows only fs.read',
     });
+    expect(serverTextParts('zh-CN', stateReasons.stepDeniedByHook(step, 'PreToolUse hook: not on Fridays').text, 'x')).toEqual({
+      sentence: '第 2 步（fs.delete）被 PreToolUse 钩子拒绝',
+      detail: 'not on Fridays',
+    });
+    expect(stepErrorParts('zh-CN', stepError(stepErrors.deniedByHook('PreToolUse hook: not on Fridays')))).toEqual({
+      sentence: '被 PreToolUse 钩子拒绝',
+      detail: 'not on Fridays',
+    });
     expect(serverTextParts('zh-CN', stateReasons.control('cancel', 'queue drained').text, 'x')).toEqual({
       sentence: '',
       detail: 'queue drained',
@@ -116,6 +125,7 @@ describe('step errors in the runtime’s own words as codes', () => {
     Object.entries({
       deniedByPolicy: stepErrors.deniedByPolicy('delete asks by default', [{ code: 'policy.riskAsks', params: { risk: 'delete' } }]),
       deniedByUncodedPolicy: stepErrors.deniedByPolicy('the skill "notes" allows only fs.read', undefined),
+      deniedByHook: stepErrors.deniedByHook('PreToolUse hook: deleting is off on Fridays'),
       denied: stepErrors.decided('denied', 'cli:alice', 'keep it'),
       cancelled: stepErrors.decided('cancelled', undefined, undefined),
       deniedByUser: stepErrors.deniedByUser('not now'),
