@@ -79,7 +79,8 @@ export class StepExecutor {
     const primary = candidates[0]!;
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
-    const hook = await this.preToolHook(primary, decision);
+    // Awaited only when a hook applies: a step with none takes no extra turn of the event loop.
+    const hook = this.deps.hooks?.has('PreToolUse', primary.tool.name) ? await this.preToolHook(primary, decision) : undefined;
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
     if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
