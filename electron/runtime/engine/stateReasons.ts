@@ -101,6 +101,8 @@ export const stateReasons = {
       : coded(`${stepWords(step)} denied by policy: ${policyReason}`, 'state.stepDeniedByPolicyUncoded', stepParams(step), policyReason),
   stepDeniedByHook: (step: StepRef, hookReason: string) =>
     coded(`${stepWords(step)} denied by ${hookReason}`, 'state.stepDeniedByHook', stepParams(step), hookWords(hookReason)),
+  goalBlockedByHook: (hookReason: string) =>
+    coded(`the goal was blocked by a ${hookReason}`, 'state.goalBlockedByHook', {}, hookReason.replace(/^UserPromptSubmit hook: /, '')),
   stepFailed: (step: StepRef, error: string) => coded(`${stepWords(step)} failed: ${error}`, 'state.stepFailed', stepParams(step), error),
   stepRetry: (step: StepRef, attempt: number, error: string | undefined) =>
     coded(`${stepWords(step)} failed, retry ${attempt}: ${error}`, 'state.stepRetry', { ...stepParams(step), attempt }, error),

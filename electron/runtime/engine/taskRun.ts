@@ -196,7 +196,7 @@ export class TaskRun {
   /** TaskStart is observed; a goal a UserPromptSubmit hook blocks never reaches the model. */
   private async startHooks(): Promise<RunStop | 'ok'> {
     const blocked = this.deps.hooks && (await this.deps.hooks.taskStarting(this.task));
-    return blocked ? this.fail(`the goal was blocked by a ${blocked}`) : 'ok';
+    return blocked ? this.fail(stateReasons.goalBlockedByHook(blocked)) : 'ok';
   }
 
   /** Secret inputs are never stored; without them a step would send a placeholder. */

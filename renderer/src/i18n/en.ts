@@ -384,6 +384,7 @@ export const en = {
   'checkName.jsonPath': 'json_path {path} in {source}',
   'step.deniedByHook': 'denied by PreToolUse hook',
   'step.deniedByPolicyUncoded': 'denied by policy',
+  'state.goalBlockedByHook': 'the goal was blocked by a UserPromptSubmit hook',
   'state.stepDeniedByHook': 'step {step} ({tool}) denied by PreToolUse hook',
   'state.stepDeniedByPolicyUncoded': 'step {step} ({tool}) denied by policy',
   'text.verbatim': '{detail}',

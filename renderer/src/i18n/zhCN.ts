@@ -385,6 +385,7 @@ export const zhCN: Record<MessageKey, string> = {
   'checkName.jsonPath': 'json_path {path}（位于 {source}）',
   'step.deniedByHook': '被 PreToolUse 钩子拒绝',
   'step.deniedByPolicyUncoded': '被策略拒绝',
+  'state.goalBlockedByHook': '目标被 UserPromptSubmit 钩子拦下',
   'state.stepDeniedByHook': '第 {step} 步（{tool}）被 PreToolUse 钩子拒绝',
   'state.stepDeniedByPolicyUncoded': '第 {step} 步（{tool}）被策略拒绝',
   'text.verbatim': '{detail}',

@@ -32,6 +32,7 @@ const SAME_IN_ENGLISH: Record<string, StateReason> = {
   ]),
   deniedByUncodedPolicy: stateReasons.stepDeniedByPolicy(step, 'the skill "notes" allows only fs.read', undefined),
   deniedByHook: stateReasons.stepDeniedByHook(step, 'PreToolUse hook: deleting is off on Fridays'),
+  goalBlocked: stateReasons.goalBlockedByHook('UserPromptSubmit hook: no goals about payroll'),
   failed: stateReasons.stepFailed(step, 'cannot delete old.log: busy'),
   retry: stateReasons.stepRetry(step, 2, 'ECONNRESET'),
   cannotRun: stateReasons.stepCannotRun(step, 'no tool provides file.delete'),
