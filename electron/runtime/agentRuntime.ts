@@ -58,6 +58,8 @@ export interface RuntimeOptions {
   handlers?: readonly ((rt: AgentRuntime) => Handlers)[];
   /** Released by `close()` after in-process runs end (MCP connections, browsers, …). */
   onClose?: readonly (() => Promise<void> | void)[];
+  /** Finished by `stop()`, when a server leaves with its runs in flight (a waiting task's page still being saved, …). */
+  onStop?: readonly (() => Promise<void> | void)[];
   /** Replaces the acceptance-check runner (e.g. to run sandbox checks inside the task's container). */
   runChecks?: CheckRunner;
   /** Where secrets live; `${secret:name}` in tool arguments reads them (with host bindings under `home`). */
@@ -171,6 +173,17 @@ export class AgentRuntime {
   async flushTelemetry(): Promise<void> {
     this.telemetry?.endAll();
     await this.options.telemetry?.flush?.();
+  }
+
+  /**
+   * A server stops without waiting for its runs (they stay resumable): what the next process
+   * needs from this one is finished first — the pages of waiting tasks, their spans — then the
+   * database closes.
+   */
+  async stop(): Promise<void> {
+    for (const finish of this.options.onStop ?? []) await finish();
+    await this.flushTelemetry();
+    this.store.close();
   }
 
   /** Waits for in-process runs (and hooks still running), then closes the database. */

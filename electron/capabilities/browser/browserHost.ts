@@ -103,9 +103,14 @@ export class BrowserHost {
     await (await session?.catch(() => undefined))?.close();
   }
 
+  /** Resolves when the page saves in progress have landed (or failed with a warning). */
+  async savesDone(): Promise<void> {
+    await Promise.all([...this.saving]);
+  }
+
   /** Closes every context and the browser (after pending page saves). */
   async close(): Promise<void> {
-    await Promise.all([...this.saving]);
+    await this.savesDone();
     await Promise.all([...this.sessions.keys()].map((w) => this.closeSession(w)));
     const browser = await this.browser?.catch(() => undefined);
     const profile = await this.profile?.catch(() => undefined);

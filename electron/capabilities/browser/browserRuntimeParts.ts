@@ -16,6 +16,7 @@ export interface BrowserRuntimeParts {
   host: BrowserHost;
   tools: readonly AnyTool[];
   onClose: readonly (() => Promise<void>)[];
+  onStop: readonly (() => Promise<void>)[];
   attach(rt: AgentRuntime): void;
 }
 
@@ -41,6 +42,7 @@ export function browserRuntimeParts(
     host,
     tools: browserTools(host),
     onClose: [() => host.close()],
+    onStop: [() => host.savesDone()],
     attach: (rt) => {
       rt.bus.on({ events: ['task.updated'] }, (frame) => {
         const task = frame.data as { state: TaskState; workspace: string };

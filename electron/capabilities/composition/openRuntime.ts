@@ -86,6 +86,8 @@ export function openRuntime(
     runChecks: desktop.runChecks,
     // Goal tasks plan with a model; recorded playbooks call one only to heal a failing step.
     plans: (playbooks) => runtimeGoalPlans((): AgentRuntime => rt, secrets)(runtimeReplayPlans((): AgentRuntime => rt, secrets)(playbooks)),
+    // A server leaving with runs in flight still finishes saving its waiting tasks' pages.
+    onStop: browser.onStop,
     // The exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
     onClose: [
       ...mcp.onClose,

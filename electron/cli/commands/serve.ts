@@ -57,8 +57,7 @@ export function registerServe(program: Command): void {
         });
         // Runs in flight stay resumable: their steps are recorded and the next start recovers them.
         await gateway.close();
-        await rt.flushTelemetry(); // their spans end here, saying what the task was doing
-        rt.store.close();
+        await rt.stop(); // a waiting task's page lands on disk, spans end saying what the task was doing
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
