@@ -76,6 +76,16 @@ function insideTunnel(proxyPort: number, target: string, bytes: Buffer | string)
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-dest': 'document' };
 const FETCH = { 'content-type': 'application/json', accept: '*/*', 'sec-fetch-dest': 'empty' };
 
+/** A proxy allowing only the shop, with one registered desktop (this host) whose actions it gates. */
+async function gatedProxy(
+  shopPort: number,
+): Promise<{ own: ReturnType<EgressSources['register']>; strict: EgressProxy; strictPort: number }> {
+  const sources = new EgressSources();
+  const own = sources.register('127.0.0.1', { taskId: 't', humanAtControls: () => false });
+  const strict = new EgressProxy([`127.0.0.1:${shopPort}`], sources);
+  return { own, strict, strictPort: await strict.start('127.0.0.1') };
+}
+
 describe('the egress proxy holds what a task desktop sends', () => {
   let shop: http.Server;
   let evil: http.Server;
@@ -117,10 +127,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
   });
 
   it('a form POST during an action is held (204, the page stays), the shop gets nothing, the action gets method, URL and fields', async () => {
-    const sources = new EgressSources();
-    const own = sources.register('127.0.0.1', { taskId: 't', humanAtControls: () => false });
-    const strict = new EgressProxy([`127.0.0.1:${port(shop)}`], sources);
-    const strictPort = await strict.start('127.0.0.1');
+    const { own, strict, strictPort } = await gatedProxy(port(shop));
     try {
       own.open(undefined, shopUrl(''));
       const held = await through(strictPort, {
@@ -158,10 +165,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
   });
 
   it('a fetch POST from a page script after a click is held with 403, and nothing reaches the shop', async () => {
-    const sources = new EgressSources();
-    const own = sources.register('127.0.0.1', { taskId: 't', humanAtControls: () => false });
-    const strict = new EgressProxy([`127.0.0.1:${port(shop)}`], sources);
-    const strictPort = await strict.start('127.0.0.1');
+    const { own, strict, strictPort } = await gatedProxy(port(shop));
     try {
       own.open(undefined, shopUrl(''));
       const held = await through(strictPort, {
@@ -202,10 +206,7 @@ describe('the egress proxy holds what a task desktop sends', () => {
   });
 
   it('a WebSocket tunnelled through CONNECT (as Chromium sends ws:// through a proxy) meets the gate; a TLS tunnel stays opaque', async () => {
-    const sources = new EgressSources();
-    const own = sources.register('127.0.0.1', { taskId: 't', humanAtControls: () => false });
-    const strict = new EgressProxy([`127.0.0.1:${port(shop)}`], sources);
-    const strictPort = await strict.start('127.0.0.1');
+    const { own, strict, strictPort } = await gatedProxy(port(shop));
     const target = `127.0.0.1:${port(shop)}`;
     const handshake = `GET /ws HTTP/1.1\r\nHost: ${target}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
     try {
