@@ -65,6 +65,7 @@ export class TaskRun {
     if (!store.tasks.claim(this.taskId, pid, isAlive)) {
       throw new AgentDeskError('conflict', `task ${this.taskId} is being run by process ${store.tasks.owner(this.taskId)}`);
     }
+    this.deps.gate.taskClaimed(this.taskId); // another process may have run it since this one last did
     try {
       this.task = this.load();
       if (isTerminal(this.task.state)) return this.task;

@@ -39,9 +39,11 @@ export interface DecideInput {
 /** Narrows a task's calls beyond its agent's allowlist (the skills it has in use): why a call is refused, else undefined. */
 export interface CallNarrowing {
   refusal(taskId: string, call: RuleCall): string | undefined;
+  /** This process takes up the task: what it kept of the task's record is read again. */
+  reload(taskId: string): void;
 }
 
-const NO_NARROWING: CallNarrowing = { refusal: () => undefined };
+const NO_NARROWING: CallNarrowing = { refusal: () => undefined, reload: () => undefined };
 
 type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'reasonTexts' | 'rule'>;
 
@@ -95,6 +97,11 @@ export class PolicyGate {
   /** The configured hosts checks and tools may reach (`policy.networkAllow`), as compiled now. */
   configuredNetworkAllow(): readonly HostPattern[] {
     return this.networkAllow;
+  }
+
+  /** This process now runs the task: what the gate keeps of the task's record (skills in use) is read again. */
+  taskClaimed(taskId: string): void {
+    this.narrowing.reload(taskId);
   }
 
   /** The decision for one call, in the contract's PolicyDecision shape. */

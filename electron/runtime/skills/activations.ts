@@ -21,8 +21,9 @@ const MAX_CACHED = 4096;
 /**
  * The skills each task has in use, and what they let it call. The record is the task's own
  * completed `skills.read` steps (their output names the skill and its `allowed-tools` as read
- * then), looked up at every decision through an index, so another process that ran the task
- * meanwhile, or a restart, is seen at once; an edit of the SKILL.md mid-task cannot widen it.
+ * then), looked up through an index when this process takes up the task (`reload`: another
+ * process may have run it meanwhile) and kept while it runs it; an edit of the SKILL.md mid-task
+ * cannot widen it.
  * A skill stays in use until the task ends, and a later skill narrows further, never back: a page
  * that tells the model to read a permissive skill gains nothing.
  */
@@ -33,10 +34,8 @@ export class SkillActivations {
   private readonly byStep = new Map<string, ActiveSkill>();
   /** Reads this process ran whose completed row is not written yet, by task. */
   private readonly running = new Map<string, ActiveSkill[]>();
-  /** SQLite's count of commits by other connections (other processes): it moves when one may have read a skill. */
-  private readonly dataVersion: Database.Statement<[]>;
-  /** A task's completed reads as of `version`, kept while no other connection committed and this process ran no read for it. */
-  private readonly seen = new Map<string, { version: number; ids: string[] }>();
+  /** A task's completed reads as last looked up, kept until `reload` and while this process runs no read for it. */
+  private readonly seen = new Map<string, string[]>();
 
   constructor(db: Database.Database) {
     // The tool is a literal, not a parameter: only then can SQLite use the partial index (migration 9).
@@ -44,7 +43,15 @@ export class SkillActivations {
       `SELECT id FROM steps WHERE task_id = ? AND tool = '${SKILLS_READ}' AND status = 'completed' ORDER BY idx, attempt`,
     );
     this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * This process takes up the task (its runner lease): look its reads up again at the next
+   * decision. While the lease is held no other process adds steps to the task, so nothing read
+   * before the next `reload` can go stale.
+   */
+  reload(taskId: string): void {
+    this.seen.delete(taskId);
   }
 
   /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */
@@ -86,18 +93,15 @@ export class SkillActivations {
   }
 
   /**
-   * The ids of the task's completed `skills.read` steps. The lookup is skipped while nothing can
-   * have added one: no other connection committed (`data_version` unchanged) and no read of this
-   * process for the task is still waiting for its row — the common case of a task that uses no
-   * skill costs one pragma instead of a query per decision.
+   * The ids of the task's completed `skills.read` steps: looked up once per lease (see `reload`)
+   * and again while a read of this process for the task waits for its row.
    */
   private completedReadIds(taskId: string): string[] {
-    const version = this.dataVersion.get() as number;
     const hit = this.seen.get(taskId);
-    if (hit && hit.version === version && !this.running.has(taskId)) return hit.ids;
+    if (hit && !this.running.has(taskId)) return hit;
     const ids = (this.completedReads.all(taskId) as { id: string }[]).map((row) => row.id);
     if (this.seen.size >= MAX_CACHED) this.seen.delete(this.seen.keys().next().value!);
-    this.seen.set(taskId, { version, ids });
+    this.seen.set(taskId, ids);
     return ids;
   }
 

@@ -150,20 +150,20 @@ describe('SkillActivations', () => {
     expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
   });
 
-  it('sees a skill another process read after its own first look (no stale cache)', async () => {
+  it('sees a skill another process read once it takes the task up again (reload)', async () => {
     h = openTestRuntime();
     const task = createGoalTask(h.rt, 'two processes');
     const here = new SkillActivations(h.rt.store.db);
     expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
     // The other process (a `run --resume` while `serve` waits), on its own connection to the same
-    // file, completes a read of a narrowing skill.
+    // file, completes a read of a narrowing skill while this one does not hold the task.
     const other = new AgentRuntime({ home: h.home, config: ConfigSchema.parse({}) });
     try {
       other.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
     } finally {
       await other.close();
     }
+    here.reload(task.id); // what the run does when it claims the task
     expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
   });
 
