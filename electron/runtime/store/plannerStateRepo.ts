@@ -32,9 +32,10 @@ export class PlannerStateRepo {
   private readonly turnStmt: Database.Statement;
   private readonly answerStmt: Database.Statement;
   private readonly events: TaskEventRepo;
+  private readonly writeAll: (taskId: string, write: PlannerStateWrite) => void;
   private readonly saveAll: (taskId: string, write: PlannerStateWrite) => void;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.headerStmt = db.prepare('SELECT version, header FROM planner_states WHERE task_id = ?');
     this.turnsStmt = db.prepare('SELECT turn FROM planner_turns WHERE task_id = ? ORDER BY seq');
     this.upsertStmt = db.prepare(
@@ -47,12 +48,13 @@ export class PlannerStateRepo {
     );
     this.answerStmt = db.prepare('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?');
     this.events = new TaskEventRepo(db);
-    this.saveAll = db.transaction((taskId: string, write: PlannerStateWrite) => {
+    this.writeAll = (taskId: string, write: PlannerStateWrite) => {
       for (const turn of write.turns) this.turnStmt.run({ taskId, turn: toJson(turn) });
       this.upsertStmt.run(taskId, write.version, toJson(write.header), write.at);
       for (const event of write.events) this.events.append(taskId, event.kind, event.text, write.at);
       if (write.answer !== undefined) this.answerStmt.run(write.answer, write.at, taskId);
-    });
+    };
+    this.saveAll = db.transaction(this.writeAll);
   }
 
   load(taskId: string): StoredPlannerState | undefined {
@@ -62,7 +64,9 @@ export class PlannerStateRepo {
     return { version: row.version, header: JSON.parse(row.header), turns };
   }
 
+  /** Inside a transaction (the run's commit queue) the save already lands whole with it: no savepoint of its own. */
   save(taskId: string, write: PlannerStateWrite): void {
-    this.saveAll(taskId, write);
+    if (this.db.inTransaction) this.writeAll(taskId, write);
+    else this.saveAll(taskId, write);
   }
 }

@@ -1,4 +1,4 @@
-import { digestOf } from '../../digest.js';
+import { canonicalJson } from '../../digest.js';
 
 /**
  * Results of read-only calls within one task, keyed by tool and arguments. Any side effect
@@ -23,6 +23,7 @@ export class ReadCache {
   }
 }
 
+/** The arguments' canonical text itself (read-only calls have small arguments): no hash per lookup. */
 function keyOf(tool: string, args: unknown): string {
-  return `${tool}\u0000${digestOf(args)}`;
+  return `${tool}\u0000${canonicalJson(args)}`;
 }
