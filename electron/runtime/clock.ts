@@ -24,5 +24,14 @@ export const systemClock: Clock = {
     }),
 };
 
-/** ISO-8601 text for a clock reading. */
-export const isoAt = (ms: number): string => new Date(ms).toISOString();
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** ISO-8601 text for a clock reading. A step asks for the same millisecond several times: the last one is kept. */
+export function isoAt(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}

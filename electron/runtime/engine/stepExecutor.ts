@@ -10,6 +10,7 @@ import { ToolError } from '../tools/types.js';
 import { approvedCallOf, EffectHeldError } from '../policy/effects/heldEffects.js';
 import type { ToolHookVerdict } from '../hooks/hooks.js';
 import { tightenWithHook } from '../hooks/tighten.js';
+import { extend } from '../extend.js';
 import type { EngineDeps } from './engineDeps.js';
 import type { StepLog } from './stepLog.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
@@ -368,14 +369,13 @@ export class StepExecutor {
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
     const end = this.deps.clock.now();
-    const done: Step = {
-      ...step,
-      status: 'completed',
+    const done: Step = extend(step, {
+      status: 'completed' as const,
       output,
       outputDigest: quickDigestOf(output),
       endedAt: isoAt(end),
       durationMs: end - startedAt,
-    };
+    });
     const failures = checkExpectations(output, decision.expect);
     if (failures.length > 0) return this.failed(done, `expectation failed: ${failures.join('; ')}`, startedAt, decision, step.idempotent);
     // A read-only call's start was never written on its own: one event tells both halves.
@@ -388,15 +388,14 @@ export class StepExecutor {
       () => {
         this.host.trace(
           'step.completed',
-          {
-            ...start,
+          extend(start ?? {}, {
             index: step.index,
             tool: step.tool,
             outputDigest: done.outputDigest,
             durationMs: done.durationMs,
             tokens: step.tokens,
             costUsd: step.costUsd,
-          },
+          }),
           step.id,
         );
       },
@@ -408,7 +407,7 @@ export class StepExecutor {
 
   private async failed(step: Step, error: string, startedAt: number, decision: CallDecision, canRetry: boolean): Promise<StepOutcome> {
     const end = this.deps.clock.now();
-    const failed: Step = { ...step, status: 'failed', error, endedAt: isoAt(end), durationMs: end - startedAt };
+    const failed: Step = extend(step, { status: 'failed' as const, error, endedAt: isoAt(end), durationMs: end - startedAt });
     this.host.countStep();
     this.save(failed, () => {
       this.host.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);

@@ -1,12 +1,14 @@
 import type { Step } from '../../contract/index.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import type { RouteCandidate } from '../tools/router.js';
+import { extend } from '../extend.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
 /** A step's id and idempotency key: the key is per plan position, shared by every attempt. */
 export function stepIdentity(taskId: string, index: number, attempt: number): Pick<Step, 'id' | 'idempotencyKey'> {
-  return { id: `stp_${taskId.replace(/^tsk_/, '')}_${index}_${attempt}`, idempotencyKey: `${taskId}:${index}` };
+  const bare = taskId.startsWith('tsk_') ? taskId.slice(4) : taskId;
+  return { id: `stp_${bare}_${index}_${attempt}`, idempotencyKey: `${taskId}:${index}` };
 }
 
 /**
@@ -20,8 +22,10 @@ export function nextStepRecord(
   fields: Pick<Step, 'tool' | 'args' | 'status' | 'readOnly' | 'idempotent' | 'startedAt'> & Partial<Step>,
 ): Step {
   const attempt = (previous?.attempt ?? 0) + 1;
-  return {
-    ...stepIdentity(taskId, decision.index, attempt),
+  const { id, idempotencyKey } = stepIdentity(taskId, decision.index, attempt);
+  const identity = {
+    id,
+    idempotencyKey,
     taskId,
     index: decision.index,
     attempt,
@@ -29,8 +33,8 @@ export function nextStepRecord(
     // The model call that chose this step is charged to it (cost per step in `tasks.get`).
     tokens: decision.usage ? decision.usage.tokensIn + decision.usage.tokensOut : 0,
     costUsd: decision.usage?.costUsd ?? 0,
-    ...fields,
   };
+  return extend(identity, fields);
 }
 
 /** What `step.started` says about a step (the policy only on the first candidate of a gated call). */

@@ -1,3 +1,4 @@
+import { extend } from '../extend.js';
 import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { CallClassification } from '../tools/types.js';
@@ -136,7 +137,7 @@ export class PolicyGate {
     const narrowed = this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });
     if (narrowed !== undefined) return { effect: 'deny', source: 'skill', reason: narrowed, risks, rememberable: false, ...tags };
     const rules = policy.profile === undefined ? this.rules : this.profiles.get(policy.profile)!;
-    return { ...this.verdict(input, rules), risks, rememberable: !risks.includes('payment'), ...tags };
+    return extend(this.verdict(input, rules), { risks, rememberable: !risks.includes('payment'), ...tags });
   }
 
   /**

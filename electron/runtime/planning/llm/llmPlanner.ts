@@ -1,3 +1,4 @@
+import { extend } from '../../extend.js';
 import type { Step } from '../../../contract/index.js';
 import { buildContext, DEFAULT_CONTEXT, userTurn, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
 import { Conversation } from '../../context/conversation.js';
@@ -159,7 +160,7 @@ export class LlmPlanner implements Planner {
         continue;
       }
       const decision = this.accept(response, checked, state, inbox);
-      if (decision) return { ...decision, usage };
+      if (decision) return extend(decision, { usage });
       // Every call was answered from the read cache: ask again with those answers in context.
     }
   }
@@ -189,7 +190,7 @@ export class LlmPlanner implements Planner {
         });
         continue;
       }
-      calls.push({ ...wire(c), tool, index, status: 'pending', result: '(not finished)' });
+      calls.push(extend(wire(c), { tool, index, status: 'pending' as const, result: '(not finished)' }));
       const checks = (response.safetyChecks ?? []).filter((check) => check.callId === c.call.id);
       this.queue.push({
         type: 'call',

@@ -1,3 +1,4 @@
+import { extend } from '../../extend.js';
 import { z } from 'zod';
 import type { Step } from '../../../contract/index.js';
 import type { Exchange } from '../../context/exchange.js';
@@ -103,7 +104,7 @@ export function storedPlannerState(store: Store, taskId: string, clock: Clock): 
   const repo = new PlannerStateRepo(store.db);
   return {
     load: () => repo.load(taskId),
-    save: (write) => repo.save(taskId, { ...write, version: PLANNER_STATE_VERSION }),
+    save: (write) => repo.save(taskId, extend(write, { version: PLANNER_STATE_VERSION })),
     now: () => isoAt(clock.now()),
     inbox: (afterSeq) => store.events.inbox(taskId, afterSeq).map((e) => ({ seq: e.seq, text: e.text })),
   };
