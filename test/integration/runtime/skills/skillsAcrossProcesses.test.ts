@@ -36,7 +36,12 @@ describe('skills in use across processes', () => {
     const here = h.rt;
     const task = createPlaybookTask(here, playbook);
     mkdirSync(task.workspace, { recursive: true });
-    writeSkill(workspaceSkills(task.workspace), 'reader', { name: 'reader', description: 'Reads.', 'allowed-tools': 'fs.read fs.delete' }, 'Read.');
+    writeSkill(
+      workspaceSkills(task.workspace),
+      'reader',
+      { name: 'reader', description: 'Reads.', 'allowed-tools': 'fs.read fs.delete' },
+      'Read.',
+    );
 
     // This process decides the two writes (no skill in use yet) and stops at the first delete.
     expect((await here.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
