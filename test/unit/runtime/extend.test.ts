@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { extend } from '../../../electron/runtime/extend.js';
+import { isoAt } from '../../../electron/runtime/clock.js';
+
+describe('extend', () => {
+  it('is the spread {...base, ...fields}: same keys in the same order, fields win, base untouched', () => {
+    const base = { id: 'a', status: 'started', index: 3 };
+    const fields = { status: 'completed', output: { value: 1 }, endedAt: 'now' };
+    const made = extend(base, fields);
+    expect(made).toEqual({ ...base, ...fields });
+    expect(Object.keys(made)).toEqual(Object.keys({ ...base, ...fields }));
+    expect(base).toEqual({ id: 'a', status: 'started', index: 3 });
+    expect(made).not.toBe(base);
+  });
+});
+
+describe('isoAt', () => {
+  it('gives each millisecond its own text, also when asked again for an earlier one', () => {
+    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(isoAt(1)).toBe('1970-01-01T00:00:00.001Z');
+    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(() => isoAt(Number.NaN)).toThrow(RangeError);
+  });
+});
