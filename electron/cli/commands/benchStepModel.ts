@@ -16,6 +16,12 @@ import { round } from './benchStats.js';
 const EARLY = { from: 10, to: 110 };
 /** The last steps whose mean is the "late" marginal cost. */
 const LATE_COUNT = 100;
+/**
+ * Warm-up tasks run before the measured ones, so they time the runtime, not V8 compiling it: after
+ * one task of 1,000 steps the next 1,000-step task still measured 140–240 µs a step, after 4,000
+ * steps of warm-up 82–102 (same machine, docs/benchmarks.md). A serving process is warm this way.
+ */
+const WARM_UP = [1000, 3000];
 
 /**
  * A model that never reads its input: it answers call k with the k-th scripted tool call (an
@@ -136,13 +142,13 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
   }
 }
 
-/** `bench step --planner model`: goal tasks of each size (after a warm-up), each a fresh runtime and SQLite file. */
+/** `bench step --planner model`: goal tasks of each size (after the warm-up tasks), each a fresh runtime and SQLite file. */
 export async function benchModelSteps(sizes: readonly number[]): Promise<Record<string, unknown>> {
   const bad = sizes.find((n) => !Number.isInteger(n) || n < EARLY.to + LATE_COUNT);
   if (bad !== undefined) {
     throw new AgentDeskError('invalid_params', `--steps sizes must be integers of at least ${EARLY.to + LATE_COUNT}, not ${bad}`);
   }
-  await timeModelSteps(1000); // warm-up: JIT (the step path is hot only after a few hundred steps) and page cache
+  for (const n of WARM_UP) await timeModelSteps(n);
   const runs: ModelStepFigures[] = [];
   for (const n of sizes) {
     collectGarbage(); // each task starts on a clean heap, not paying for the previous run's garbage
