@@ -1,4 +1,3 @@
-import { extend } from '../extend.js';
 import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { CallClassification } from '../tools/types.js';
@@ -6,6 +5,7 @@ import { defaultDecision } from './defaults.js';
 import { collectHostPatterns, compileHostPatterns, type HostPattern } from './hostPattern.js';
 import { type CompiledRules, collectRules, evaluateRules, type RuleCall, type RuleMatch } from './ruleEngine.js';
 import { NO_AGENTS, resolveTaskPolicy, type TaskPolicyLookup, type TaskPolicyOptions } from './taskPolicy.js';
+import { extend } from '../extend.js';
 
 /** How far a remembered approval reaches: this task, or this tool + subject in every task. */
 export type GrantScope = 'task' | 'always';

@@ -1,4 +1,3 @@
-import { extend } from '../../extend.js';
 import type { Step } from '../../../contract/index.js';
 import { buildContext, DEFAULT_CONTEXT, userTurn, type ContextOptions, type StablePrefix } from '../../context/contextBuilder.js';
 import { Conversation } from '../../context/conversation.js';
@@ -19,6 +18,7 @@ import type { PlannerStateStore } from './plannerState.js';
 import { ReadCache } from './readCache.js';
 import { stepResultView } from './stepResult.js';
 import type { ToolCatalog } from './toolCatalog.js';
+import { extend } from '../../extend.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 type BatchDecision = Extract<PlannerDecision, { type: 'batch' }>;

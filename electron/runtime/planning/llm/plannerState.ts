@@ -1,4 +1,3 @@
-import { extend } from '../../extend.js';
 import { z } from 'zod';
 import type { Step } from '../../../contract/index.js';
 import type { Exchange } from '../../context/exchange.js';
@@ -7,6 +6,7 @@ import { AgentDeskError, describeIssues, issuesFromZod } from '../../errors.js';
 import { PlannerStateRepo, type PlannerStateWrite, type StoredPlannerState } from '../../store/plannerStateRepo.js';
 import type { Store } from '../../store/store.js';
 import type { PlannerDecision } from '../planner.js';
+import { extend } from '../../extend.js';
 
 /** The planner state this build writes; a state of a higher version is refused, a lower one upgraded. */
 export const PLANNER_STATE_VERSION = 1;
