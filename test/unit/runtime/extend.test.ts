@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { extend } from '../../../electron/runtime/extend.js';
-import { isoAt } from '../../../electron/runtime/clock.js';
 
 describe('extend', () => {
   it('is the spread {...base, ...fields}: same keys in the same order, fields win, base untouched', () => {
@@ -11,15 +10,5 @@ describe('extend', () => {
     expect(Object.keys(made)).toEqual(Object.keys({ ...base, ...fields }));
     expect(base).toEqual({ id: 'a', status: 'started', index: 3 });
     expect(made).not.toBe(base);
-  });
-});
-
-describe('isoAt', () => {
-  it('gives each millisecond its own text, also when asked again for an earlier one', () => {
-    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
-    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
-    expect(isoAt(1)).toBe('1970-01-01T00:00:00.001Z');
-    expect(isoAt(0)).toBe('1970-01-01T00:00:00.000Z');
-    expect(() => isoAt(Number.NaN)).toThrow(RangeError);
   });
 });
