@@ -31,7 +31,7 @@ export function ApprovalPreview({
       <p className="summary">{summary}</p>
       <p className="reason">{reason}</p>
       <p>
-        {labels.risks}:{' '}
+        {labels.risks}{' '}
         {approval.risks.map((r) => (
           <span key={r} className={`risk risk-${r}`} title={r}>
             {riskLabel(r)}

@@ -90,7 +90,7 @@ describe.skipIf(skip)(`the task as a conversation${skip ? ` (skipped: ${skip})` 
     expect(order).toEqual([...order].sort((a, b) => a - b));
     // One source for the counters: the step card's tokens are inside the task's total.
     const usage = (await page.getByTestId('usage').textContent()) ?? '';
-    expect(usage).toMatch(/^1 steps · \d+ tokens · \$/);
+    expect(usage).toMatch(/^1 step · \d+ tokens · \$/);
     expect(await page.getByRole('button', { name: 'Run again' }).isVisible()).toBe(true);
     await shot(page, 'en-20-conversation');
     // A succeeded goal task is saved as a playbook (tasks.record), downloaded as YAML.

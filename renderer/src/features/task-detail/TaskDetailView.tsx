@@ -59,7 +59,11 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
         </p>
       )}
       <p className="usage" data-testid="usage">
-        {t('detail.usage', { steps: counters.steps, tokens: counters.tokens, cost: formatCost(counters.costUsd) })}
+        {t(counters.steps === 1 ? 'detail.usageOneStep' : 'detail.usage', {
+          steps: counters.steps,
+          tokens: counters.tokens,
+          cost: formatCost(counters.costUsd),
+        })}
       </p>
       <Conversation task={task} events={events} steps={steps} approvals={approvals} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
