@@ -34,7 +34,8 @@ export const REVOKED_CLOSE_CODE = 1008;
  */
 export function serveConnection(ws: WebSocket, options: ConnectionOptions): void {
   const { credential } = options;
-  const clientId = credential?.label === undefined ? randomUUID() : `${credential.label}:${randomUUID()}`;
+  // Who decided shows in approvals and traces: the token's name, or `gateway` for the default token.
+  const clientId = `${credential?.label ?? 'gateway'}:${randomUUID()}`;
   // Every frame out, answers and pushed events alike, first asks whether the token still holds.
   const send = (frame: unknown) => (credential && !credential.stillValid() ? endRevoked(ws, options) : sendFrame(ws, frame, options));
   const subscriptions = createConnectionSubscriptions(options.bus, send);

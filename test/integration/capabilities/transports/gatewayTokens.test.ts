@@ -132,4 +132,14 @@ describe('issued gateway tokens', () => {
     await expect(admin.call('system.info', {})).resolves.toMatchObject({ name: 'agent-desk' });
     await expect(admin.call('tasks.list', {})).resolves.toEqual({ tasks: [] });
   });
+
+  it('a decision over the default token names the gateway, not a bare connection id', async () => {
+    await startGateway();
+    const admin = await connect(DEFAULT_TOKEN);
+    const task = await admin.call('tasks.create', { playbook: { source: CLEANUP } });
+    await waitForState(h.rt, task.id, ['waiting_approval']);
+    const { approvals } = await admin.call('approvals.list', { status: 'pending' });
+    const decided = await admin.call('approvals.decide', { approvalId: approvals[0]!.id, decision: 'deny', reason: 'not now' });
+    expect(decided).toMatchObject({ status: 'denied', decidedBy: expect.stringMatching(/^gateway:[0-9a-f-]{36}$/) });
+  });
 });
