@@ -69,6 +69,7 @@ export const stepErrors = {
   skippedByUser: () => coded('skipped by the user after an interruption', 'step.skippedByUser'),
   interruptedUncertain: () => coded('interrupted while running; the effect may or may not have happened', 'step.interruptedUncertain'),
   abortedCancelled: () => coded('aborted: the task was cancelled', 'step.abortedCancelled'),
+  cancelledWhileWaiting: () => coded('not run: the task was cancelled while this step waited for approval', 'step.cancelledWhileWaiting'),
   abortedUncertain: () => coded('aborted while running: the effect may or may not have happened', 'step.abortedUncertain'),
   superseded: () => coded('superseded: the arguments changed after the approval was requested', 'step.superseded'),
 };

@@ -14,6 +14,7 @@ import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
+import { extend } from '../extend.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
 const CONTROL_POLL_MS = 100;
@@ -270,6 +271,9 @@ export class TaskRun {
       const approvalId = step.approvalId;
       if (step.status === 'waiting_approval' && approvalId && control === 'cancel') {
         this.write(() => this.deps.approvals.cancel(approvalId, 'task cancelled')); // in order, before the transition
+        // It never ran: it ends with the task instead of showing as a step still waiting.
+        const ended = { status: 'skipped' as const, ...stepError(stepErrors.cancelledWhileWaiting()), endedAt: isoAt(now) };
+        this.saveStep(extend(step, ended));
       }
     }
     this.transition(control === 'cancel' ? 'cancelled' : 'paused', stateReasons.control(control, reason));

@@ -379,6 +379,7 @@ export const en = {
   'step.skippedByUser': 'skipped by the user after an interruption',
   'step.interruptedUncertain': 'interrupted while running; the effect may or may not have happened',
   'step.abortedCancelled': 'aborted: the task was cancelled',
+  'step.cancelledWhileWaiting': 'not run: the task was cancelled while this step waited for approval',
   'step.abortedUncertain': 'aborted while running: the effect may or may not have happened',
   'step.superseded': 'superseded: the arguments changed after the approval was requested',
   'checkName.fileAbsent': 'file_exists {path} (absent)',

@@ -380,6 +380,7 @@ export const zhCN: Record<MessageKey, string> = {
   'step.skippedByUser': '中断后被用户跳过',
   'step.interruptedUncertain': '运行时被中断；效果可能已发生也可能未发生',
   'step.abortedCancelled': '已中止：任务已取消',
+  'step.cancelledWhileWaiting': '未运行：此步骤等待批准时任务已取消',
   'step.abortedUncertain': '运行时被中止：效果可能已发生也可能未发生',
   'step.superseded': '已作废：请求审批后参数发生了变化',
   'checkName.fileAbsent': 'file_exists {path}（不存在）',

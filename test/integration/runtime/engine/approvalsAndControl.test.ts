@@ -97,6 +97,10 @@ describe('approvals', () => {
     h.rt.engine.cancel(second.id);
     expect((await waitForState(h.rt, second.id, ['cancelled'])).state).toBe('cancelled');
     expect(h.rt.approvals.list({ taskId: second.id })[0]!.status).toBe('cancelled');
+    // The step that waited never ran: it ends with the task, not as a step still waiting.
+    const waited = h.rt.engine.steps(second.id).at(-1)!;
+    expect(waited).toMatchObject({ status: 'skipped', errorText: { code: 'step.cancelledWhileWaiting' } });
+    expect(waited.endedAt).toBeDefined();
   });
 
   it('a payment is asked every time and cannot be remembered', async () => {
