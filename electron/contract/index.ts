@@ -34,3 +34,4 @@ export * from './intentMethods.js';
 export * from './recordMethods.js';
 export * from './serverText.js';
 export * from './skill.js';
+export * from './skillMethods.js';

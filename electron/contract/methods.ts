@@ -12,6 +12,7 @@ import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
 import { TokenMethods } from './tokens.js';
 import { GrantMethods } from './grantMethods.js';
+import { SkillMethods } from './skillMethods.js';
 import { type Scope } from './scopes.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
@@ -202,6 +203,7 @@ export const Methods = {
   ...QuestionMethods,
   ...TokenMethods,
   ...GrantMethods,
+  ...SkillMethods,
 } as const;
 
 /** An RPC method name. */

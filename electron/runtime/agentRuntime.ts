@@ -11,6 +11,7 @@ import { coreHandlers } from './gateway/coreHandlers.js';
 import { recordHandlers } from './gateway/recordHandlers.js';
 import { questionHandlers } from './gateway/questionHandlers.js';
 import { tokenHandlers } from './gateway/tokenHandlers.js';
+import { skillHandlers } from './gateway/skillHandlers.js';
 import { grantHandlers } from './gateway/grantHandlers.js';
 import { TokenRepo } from './store/tokenRepo.js';
 import { UserQuestions } from './engine/userQuestions.js';
@@ -158,6 +159,7 @@ export class AgentRuntime {
         recordHandlers(this),
         questionHandlers(this),
         tokenHandlers(this.tokens, () => clock.now()),
+        skillHandlers(this),
         grantHandlers(this.store.grants),
         ...(options.handlers ?? []).map((make) => make(this)),
       ),

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
 import { referenceServer } from '../../integration/capabilities/mcp/referenceServers.js';
+import { writeSkill } from '../../support/skillFolders.js';
 import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
@@ -11,6 +13,8 @@ const ui = useUiSession(skip);
 
 /** A playbook with no gated step, so a schedule's run never pops an approval over the page. */
 const KEY = 'sk-ui-settings-7c1e9a3b5d';
+/** A task that puts the user's `reader` skill in use. */
+const READS_SKILL = 'name: use-reader\nsteps:\n  - id: skill\n    tool: skills.read\n    args: { name: reader }\n';
 const WRITE_ONLY = 'name: nightly-note\nsteps:\n  - id: note\n    tool: fs.write\n    args: { path: note.txt, content: hi }\n';
 
 /** The texts each locale must show (a sample per view, enough to prove the catalog is used). */
@@ -20,6 +24,9 @@ interface Texts {
   fileExists: string;
   toolsHeading: string;
   available: string;
+  skillsHeading: string;
+  anyTool: string;
+  skillsInUse: string;
   cronEmpty: string;
   manual: string;
   mcpConnected: string;
@@ -34,6 +41,10 @@ async function startUi(
 ): Promise<{ page: Page; problems: string[]; serve: ServeProcess }> {
   requireBuiltUi();
   const cli = ui.home();
+  // The user's own skills: one that narrows calls to fs.read, one that narrows nothing.
+  const skills = path.join(cli.home, 'skills');
+  writeSkill(skills, 'reader', { name: 'reader', description: 'Reads files.', 'allowed-tools': 'fs.read' }, 'Read.');
+  writeSkill(skills, 'open-ended', { name: 'open-ended', description: 'Anything.' }, 'Go.');
   const serve = await startServe(cli);
   const { page, problems } = await openUi(ui.browser, serve);
   await page.waitForSelector('[data-testid="state-empty"]', WAIT);
@@ -87,7 +98,34 @@ async function toolsCatalog(page: Page, locale: string, text: Texts): Promise<vo
   expect(await row.textContent()).toContain(text.available);
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(text.toolsHeading);
   expect(await page.locator('[data-tier]').count()).toBe(4);
+  // The user's skills, each with what it narrows a task's calls to while in use.
+  const skills = page.getByTestId('skills');
+  await skills.locator('tr[data-skill="reader"]').waitFor(WAIT);
+  expect(await skills.getByRole('heading', { level: 2 }).textContent()).toBe(text.skillsHeading);
+  expect(await skills.locator('tr[data-skill="reader"]').textContent()).toContain('fs.read');
+  expect(await skills.locator('tr[data-skill="open-ended"]').textContent()).toContain(text.anyTool);
   await shot(page, `${locale}-9-tools`);
+}
+
+/** A task that read a skill shows it in use on its page: what narrows its calls from then on. */
+async function skillInUse(page: Page, serve: ServeProcess, locale: string, text: Texts): Promise<void> {
+  const client = await serve.connect();
+  let taskId: string;
+  try {
+    taskId = (await client.call('tasks.create', { playbook: { source: READS_SKILL } })).id;
+    await pollUntil('the skill task to succeed', async () => {
+      const { task } = await client.call('tasks.get', { taskId });
+      return task.state === 'succeeded' || undefined;
+    });
+  } finally {
+    await client.close();
+  }
+  await page.evaluate(`window.location.hash = ${JSON.stringify(`#/task/${taskId}`)}`);
+  const line = page.getByTestId('skills-in-use');
+  await line.waitFor(WAIT);
+  expect(await line.textContent()).toBe(`${text.skillsInUse} reader`);
+  expect(await line.locator('code[data-skill="reader"]').getAttribute('title')).toBe('fs.read');
+  await shot(page, `${locale}-9b-skills-in-use`);
 }
 
 /** Schedules: empty, add a job, run it now (a run with its task appears), remove it. */
@@ -166,6 +204,7 @@ async function viewsFlow(locale: 'en' | 'zh-CN', theme: 'light' | 'dark', text: 
   const { page, problems, serve } = await startUi(locale, theme, text);
   await goalTask(page, locale, text);
   await toolsCatalog(page, locale, text);
+  await skillInUse(page, serve, locale, text);
   await schedules(page, locale, text);
   await mcpSettings(page, serve, locale, text);
   expect(problems).toEqual([]);
@@ -178,6 +217,9 @@ const EN: Texts = {
   fileExists: 'File exists',
   toolsHeading: 'Tools',
   available: 'Available',
+  skillsHeading: 'Skills',
+  anyTool: 'any tool (no narrowing)',
+  skillsInUse: 'Skills in use:',
   cronEmpty: 'No schedules yet. Add one below.',
   manual: 'Manual',
   mcpConnected: 'Connected',
@@ -190,6 +232,9 @@ const ZH: Texts = {
   fileExists: '文件存在',
   toolsHeading: '工具',
   available: '可用',
+  skillsHeading: '技能',
+  anyTool: '任意工具（不限制）',
+  skillsInUse: '使用中的技能：',
   cronEmpty: '还没有定时任务。请在下方添加。',
   manual: '手动',
   mcpConnected: '已连接',

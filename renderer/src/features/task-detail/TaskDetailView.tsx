@@ -13,6 +13,7 @@ import { LiveScreen } from './LiveScreen.js';
 import { MessageBox } from './MessageBox.js';
 import { QuestionForm } from './QuestionForm.js';
 import { ReviewChecks, waitsForCheckReview } from './ReviewChecks.js';
+import { SkillsInUse } from './SkillsInUse.js';
 import { TaskControls } from './TaskControls.js';
 import { TaskPlan } from './TaskPlan.js';
 import { useLiveTask } from './useLiveTask.js';
@@ -65,6 +66,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           cost: formatCost(counters.costUsd),
         })}
       </p>
+      <SkillsInUse taskId={task.id} completedSteps={steps.filter((s) => s.status === 'completed').length} />
       <Conversation task={task} events={events} steps={steps} approvals={approvals} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
       {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}

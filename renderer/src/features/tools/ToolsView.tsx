@@ -3,6 +3,7 @@ import { RemoteGate } from '../RemoteGate.js';
 import { toolDescription } from '../../i18n/toolDescriptions.js';
 import { useApp, useT } from '../useApp.js';
 import { useRemote } from '../useRemote.js';
+import { SkillsSection } from './SkillsSection.js';
 import { toolsByTier } from './tiers.js';
 
 /** Every registered tool by tier, with its risk and whether it can be used right now. */
@@ -64,6 +65,7 @@ export function ToolsView() {
           ))
         }
       </RemoteGate>
+      <SkillsSection />
     </section>
   );
 }
