@@ -5,10 +5,10 @@ import { useRemote } from '../useRemote.js';
  * The skills the task has in use (read by `skills.read`): while one is, calls outside its
  * allowed tools are refused, so a denial by "skill" is explained right here. Nothing when none.
  */
-export function SkillsInUse({ taskId, completedSteps }: { taskId: string; completedSteps: number }) {
+export function SkillsInUse({ taskId, skillReads }: { taskId: string; skillReads: number }) {
   const t = useT();
-  // Looked up again as steps complete: a skills.read step is what puts one in use.
-  const list = useRemote((c) => c.call('skills.list', { taskId }), [taskId, completedSteps]);
+  // Only a completed skills.read step puts one in use: asked again when one completes, never before.
+  const list = useRemote((c) => (skillReads === 0 ? Promise.resolve(undefined) : c.call('skills.list', { taskId })), [taskId, skillReads]);
   const inUse = list.data?.inUse ?? [];
   if (inUse.length === 0) return null;
   return (

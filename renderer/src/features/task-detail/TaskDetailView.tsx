@@ -66,7 +66,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
           cost: formatCost(counters.costUsd),
         })}
       </p>
-      <SkillsInUse taskId={task.id} completedSteps={steps.filter((s) => s.status === 'completed').length} />
+      <SkillsInUse taskId={task.id} skillReads={steps.filter((s) => s.tool === 'skills.read' && s.status === 'completed').length} />
       <Conversation task={task} events={events} steps={steps} approvals={approvals} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
       {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}
