@@ -2,20 +2,11 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { missing } from '../../support/requirements.js';
 import { startServe } from '../../support/serveProcess.js';
+import { TIDY } from './taskStates.js';
 import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
 const ui = useUiSession(skip);
-const TIDY = `name: tidy-log
-steps:
-  - id: write
-    tool: fs.write
-    args: { path: old.log, content: stale }
-  - id: remove
-    title: Remove the old log
-    tool: fs.delete
-    args: { path: old.log }
-`;
 
 /** True when the focused element is inside the open dialog. */
 const focusInDialog = (page: Page) => page.evaluate<boolean>(`Boolean(document.activeElement?.closest('[role="dialog"]'))`);

@@ -4,23 +4,14 @@ import type { GatewayClient } from '../../../electron/capabilities/transports/ws
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { startServe } from '../../support/serveProcess.js';
+import { writeThenDelete } from './taskStates.js';
 import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
 const ui = useUiSession(skip);
 
 /** Its delete asks; it succeeds only when the file is really gone. */
-const CLEANUP = `name: cleanup-old-log
-steps:
-  - id: write
-    tool: fs.write
-    args: { path: old.log, content: stale }
-  - id: remove
-    tool: fs.delete
-    args: { path: old.log }
-acceptance:
-  - { type: file_exists, path: old.log, exists: false }
-`;
+const CLEANUP = writeThenDelete('cleanup-old-log', 'old.log', { checked: true });
 
 /** How far ahead the schedule fires: room for the form to be filled and sent. */
 const LEAD_MS = 10_000;

@@ -3,29 +3,24 @@ import type { Approval, Task } from '../../../electron/contract/index.js';
 import { pollUntil } from '../../support/poll.js';
 import { waitForTaskState } from '../../support/serveProcess.js';
 
-/** A write, then a delete that asks. */
-export const TIDY = `name: tidy-log
+/** A playbook that writes `file`, then deletes it (the delete asks); `checked`: it succeeds only when the file is really gone. */
+export function writeThenDelete(name: string, file: string, options: { title?: string; checked?: boolean } = {}): string {
+  const title = options.title ? `    title: ${options.title}\n` : '';
+  const acceptance = options.checked ? `acceptance:\n  - { type: file_exists, path: ${file}, exists: false }\n` : '';
+  return `name: ${name}
 steps:
   - id: write
     tool: fs.write
-    args: { path: old.log, content: stale }
+    args: { path: ${file}, content: stale }
   - id: remove
-    title: Remove the old log
-    tool: fs.delete
-    args: { path: old.log }
-`;
+${title}    tool: fs.delete
+    args: { path: ${file} }
+${acceptance}`;
+}
 
-const TIDY_CHECKED = `name: tidy-checked
-steps:
-  - id: write
-    tool: fs.write
-    args: { path: done.log, content: stale }
-  - id: remove
-    tool: fs.delete
-    args: { path: done.log }
-acceptance:
-  - { type: file_exists, path: done.log, exists: false }
-`;
+/** A write, then a delete that asks. */
+export const TIDY = writeThenDelete('tidy-log', 'old.log', { title: 'Remove the old log' });
+const TIDY_CHECKED = writeThenDelete('tidy-checked', 'done.log', { checked: true });
 
 const CHECK_FAILS = `name: report-missing
 steps:
