@@ -54,6 +54,30 @@ module.exports = {
       from: { path: '^renderer/' },
       to: { path: ['^electron/(runtime|capabilities|main|cli|preload)/'] },
     },
+    {
+      name: 'no-circular-in-electron',
+      severity: 'error',
+      comment: 'Import circles under electron/ (type-only ones too) tangle modules that should be assembled in one place.',
+      from: { path: '^electron/' },
+      to: { circular: true },
+    },
+    {
+      name: 'only-roots-import-the-assembly',
+      severity: 'error',
+      comment: 'The assembled runtime is seen only by the composition roots; feature modules get the narrow RuntimeCore.',
+      from: {
+        path: '^electron/',
+        pathNot: ['^electron/capabilities/composition/', '^electron/cli/openRuntime\\.ts$', '^electron/main/index\\.ts$'],
+      },
+      to: { path: '^electron/runtime/assembleRuntime\\.ts$' },
+    },
+    {
+      name: 'no-runtime-service-locator',
+      severity: 'error',
+      comment: 'electron/runtime/agentRuntime.ts (the service locator) is gone; nothing may bring it back.',
+      from: {},
+      to: { path: '^electron/runtime/agentRuntime\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,5 +1,4 @@
-import { openRuntime, type RuntimeRole } from '../capabilities/composition/openRuntime.js';
-import type { AgentRuntime } from '../runtime/agentRuntime.js';
+import { openRuntime, type OpenRuntimeOptions, type ProductRuntime, type RuntimeRole } from '../capabilities/composition/openRuntime.js';
 import { reportError } from './output.js';
 
 export { openRuntime, packageVersion } from '../capabilities/composition/openRuntime.js';
@@ -10,10 +9,11 @@ export { openRuntime, packageVersion } from '../capabilities/composition/openRun
  */
 export async function withRuntime(
   json: boolean | undefined,
-  action: (rt: AgentRuntime) => unknown,
+  action: (rt: ProductRuntime) => unknown,
   role: RuntimeRole = 'full',
+  options: OpenRuntimeOptions = {},
 ): Promise<void> {
-  const rt = openRuntime(role);
+  const rt = openRuntime(role, options);
   try {
     await action(rt);
   } catch (error) {
@@ -24,6 +24,6 @@ export async function withRuntime(
 }
 
 /** `withRuntime` for commands that only read or record decisions: no MCP, browser or Docker. */
-export function withControlRuntime(json: boolean | undefined, action: (rt: AgentRuntime) => unknown): Promise<void> {
+export function withControlRuntime(json: boolean | undefined, action: (rt: ProductRuntime) => unknown): Promise<void> {
   return withRuntime(json, action, 'control');
 }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Approval, Task } from '../contract/index.js';
-import type { AgentRuntime } from '../runtime/agentRuntime.js';
+import type { RuntimeCore } from '../runtime/core/runtimeCore.js';
 import { Spinner, stateColour, terminalStyle } from './terminalStyle.js';
 
 /**
@@ -8,7 +8,7 @@ import { Spinner, stateColour, terminalStyle } from './terminalStyle.js';
  * colour; while a goal task's model is called (running, no step under way) a spinner turns.
  * Returns the stop function and the spinner (the approval prompt clears it before asking).
  */
-export function showProgress(rt: AgentRuntime, taskId: string): { stop(): void; spinner: Spinner } {
+export function showProgress(rt: RuntimeCore, taskId: string): { stop(): void; spinner: Spinner } {
   const style = terminalStyle();
   const spinner = new Spinner('waiting for the model…');
   const goal = rt.engine.get(taskId).plan.kind === 'goal';
@@ -50,7 +50,7 @@ const CHOICES: Record<string, { decision: 'approve' | 'deny'; remember: 'once' |
 /** Ctrl-C at the prompt: the user stops here; the task keeps waiting for its approval. */
 export class PromptInterrupted extends Error {}
 
-async function ask(rt: AgentRuntime, approval: Approval): Promise<void> {
+async function ask(rt: RuntimeCore, approval: Approval): Promise<void> {
   if (rt.approvals.get(approval.id)?.status !== 'pending') return; // decided elsewhere meanwhile
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   // On a TTY readline turns Ctrl-C into this event instead of a signal: without it nothing stops.
@@ -79,7 +79,7 @@ async function ask(rt: AgentRuntime, approval: Approval): Promise<void> {
  * calls `onInterrupt`; the approval stays pending.
  */
 export function askApprovalsInteractively(
-  rt: AgentRuntime,
+  rt: RuntimeCore,
   taskId: string,
   onInterrupt: () => void,
   before: () => void = () => undefined,

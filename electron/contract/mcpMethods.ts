@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MethodSpec } from './methods.js';
+import type { MethodSpec } from './methodSpec.js';
 import { SchemaRefSchema } from './config.js';
 import { SecretNameSchema } from './settingsMethods.js';
 import { RiskClassSchema } from './tool.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMORY_TEXT_MAX, MemoryNoteSchema, MemoryScopeSchema } from './memory.js';
-import type { MethodSpec } from './methods.js';
+import type { MethodSpec } from './methodSpec.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
 

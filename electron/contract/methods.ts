@@ -13,7 +13,7 @@ import { SchedulerMethods } from './schedulerMethods.js';
 import { TokenMethods } from './tokens.js';
 import { GrantMethods } from './grantMethods.js';
 import { SkillMethods } from './skillMethods.js';
-import { type Scope } from './scopes.js';
+import type { MethodSpec } from './methodSpec.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
 import { AcceptanceCheckSchema } from './check.js';
@@ -22,17 +22,8 @@ import { TaskEventSchema } from './taskEvent.js';
 import { ToolDescriptorSchema } from './tool.js';
 import { TraceEventSchema } from './trace.js';
 
-/** The shape half of an RPC method: the runtime adds the handler. */
-export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  params: P;
-  result: R;
-  scope: Scope;
-  /** A second scope that also opens the method (an approvals-only token may list approvals). */
-  orScope?: Scope;
-  /** Side-effecting methods accept an idempotency key. */
-  sideEffect: boolean;
-  description: string;
-}
+/** The shape half of an RPC method (kept in `methodSpec.ts` so the domain files need not import this table). */
+export type { MethodSpec } from './methodSpec.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;
 const TaskRef = z.object({ taskId: z.string().min(1).max(100) }).strict();

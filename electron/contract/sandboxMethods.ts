@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ComputerActionSchema } from './computerAction.js';
-import type { MethodSpec } from './methods.js';
+import type { MethodSpec } from './methodSpec.js';
 import { StepSchema } from './step.js';
 import { TaskSchema } from './task.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MethodSpec } from './methods.js';
+import type { MethodSpec } from './methodSpec.js';
 import { patchOf } from './patch.js';
 import { CronJobSchema, CronJobSpecSchema, CronRunSchema } from './schedule.js';
 import { TaskStateSchema } from './task.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MethodSpec } from './methods.js';
+import type { MethodSpec } from './methodSpec.js';
 import { SkillListSchema } from './skill.js';
 
 const spec = <P extends z.ZodType, R extends z.ZodType>(s: MethodSpec<P, R>): MethodSpec<P, R> => s;

@@ -1,12 +1,10 @@
 // Electron composition root: one window over the runtime, hosted in this main process.
 import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openRuntime } from '../capabilities/composition/openRuntime.js';
-import { connectConfiguredMcpServers } from '../capabilities/mcp/mcpRuntimeParts.js';
+import { openRuntime, type ProductRuntime } from '../capabilities/composition/openRuntime.js';
+import { connectConfiguredMcpServers } from '../capabilities/mcp/mcpModule.js';
 import { RENDERER_DIST, resolveStatic } from '../capabilities/transports/webUi.js';
-import type { AgentRuntime } from '../runtime/agentRuntime.js';
 import { resolveHome } from '../runtime/config.js';
-import { schedulerFor } from '../runtime/scheduler/index.js';
 import { installDesktopShell } from './desktopShell.js';
 import { installIpcBridge } from './ipcBridge.js';
 import { mainLocale } from './notices.js';
@@ -33,7 +31,7 @@ function serveRenderer(): void {
 }
 
 /** The runtime with provider keys in OS storage when it really protects them (else the runtime's own encrypted file). */
-function openAppRuntime(): AgentRuntime {
+function openAppRuntime(): ProductRuntime {
   const home = resolveHome();
   const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
   // A long-lived process like `serve`: the warm sandbox pool fills now.
@@ -56,9 +54,9 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, RENDERER_URL));
 
   const rt = openAppRuntime();
-  const home = rt.options.home;
+  const home = rt.home;
   // Servers connect in the background: a slow one must not hold back the window, recovery or cron.
-  void connectConfiguredMcpServers(rt).catch((error: Error) => console.error(`MCP servers: ${error.message}`));
+  void connectConfiguredMcpServers(rt.mcp?.manager).catch((error: Error) => console.error(`MCP servers: ${error.message}`));
   rt.engine.recover();
   // Tasks the last quit paused carry on; tasks a person paused stay paused.
   for (const id of takePausedAtQuit(home, (taskId) => rt.store.tasks.get(taskId)?.state)) {
@@ -68,7 +66,7 @@ async function start(): Promise<void> {
       console.error(`Could not resume ${id}: ${(error as Error).message}`); // e.g. another process runs it now
     }
   }
-  const scheduler = schedulerFor(rt);
+  const scheduler = rt.scheduler;
   scheduler.start();
 
   const options = mainWindowOptions(PRELOAD);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, TaskState } from '../contract/index.js';
-import type { AgentRuntime } from '../runtime/agentRuntime.js';
+import type { RuntimeHandle } from '../runtime/core/runtimeCore.js';
 import { writeFileAtomicSync } from '../runtime/secrets/atomicFile.js';
 
 /** Where main remembers the tasks its shutdown paused, to resume them on the next start. */
@@ -77,7 +77,7 @@ export function takePausedAtQuit(home: string, stateOf: (taskId: string) => Task
 }
 
 /** The real parts over a runtime, its scheduler and the window's bridge (what main passes to shutdownRuntime). */
-export function runtimeShutdownParts(rt: AgentRuntime, scheduler: { stop(): Promise<void> }, closeBridge: () => void): ShutdownParts {
+export function runtimeShutdownParts(rt: RuntimeHandle, scheduler: { stop(): Promise<void> }, closeBridge: () => void): ShutdownParts {
   return {
     stopScheduler: () => scheduler.stop(),
     closeBridge,
@@ -88,7 +88,7 @@ export function runtimeShutdownParts(rt: AgentRuntime, scheduler: { stop(): Prom
       const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
       return Promise.race([rt.engine.idle().then(() => true), late]).finally(() => clearTimeout(timer));
     },
-    rememberPaused: (ids) => writePausedAtQuit(rt.options.home, ids),
+    rememberPaused: (ids) => writePausedAtQuit(rt.home, ids),
     closeRuntime: () => rt.close(),
     closeStore: () => {
       // A run that missed the grace period is left as a crash leaves it: withdraw the quit's

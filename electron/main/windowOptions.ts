@@ -4,7 +4,7 @@ import { WEB_UI_CSP } from '../capabilities/transports/webUi.js';
 /** The window's Content-Security-Policy: the web UI's own (also a meta tag in renderer/index.html). */
 export const ELECTRON_CSP = WEB_UI_CSP;
 
-/** Security-relevant web preferences of every window (ARCHITECTURE §8). */
+/** Security-relevant web preferences of every window (docs/architecture.md, "Security at the edges"). */
 export function secureWebPreferences(preloadPath: string): WebPreferences {
   return {
     preload: preloadPath,

@@ -1,5 +1,5 @@
 import type { AcceptanceCheck, Task } from '../../electron/contract/index.js';
-import type { AgentRuntime } from '../../electron/runtime/agentRuntime.js';
+import type { RuntimeCore } from '../../electron/runtime/core/runtimeCore.js';
 import { systemClock } from '../../electron/runtime/clock.js';
 import { OpenAiChatProvider } from '../../electron/runtime/models/openaiChat.js';
 import type { PriceTable } from '../../electron/runtime/models/pricing.js';
@@ -23,23 +23,24 @@ export function openLlmRuntime(
   extra: Partial<LlmGoalOptions> = {},
 ): TestRuntime & { planners: LlmPlanner[] } {
   const planners: LlmPlanner[] = [];
-  // Read through the harness: after `reopen()` the plans serve the new runtime.
-  let current: () => AgentRuntime = () => {
-    throw new Error('runtime not open yet');
-  };
+  // A module over each runtime the harness opens (`reopen()` builds the plans on the new core).
   const harness = openTestRuntime({
-    plans: withLlmGoals({
-      registry: () => current().registry,
-      plannerState: (task) => storedPlannerState(current().store, task.id, systemClock),
-      redactor: () => current().redactor,
-      provider: () => provider,
-      acceptance: () => acceptance,
-      prices: TEST_PRICES,
-      onPlanner: (_task, planner) => planners.push(planner),
-      ...extra,
-    }),
+    modules: (core) => [
+      {
+        name: 'test model',
+        plans: withLlmGoals({
+          registry: core.registry,
+          plannerState: (task) => storedPlannerState(core.store, task.id, systemClock),
+          redactor: core.redactor,
+          provider: () => provider,
+          acceptance: () => acceptance,
+          prices: TEST_PRICES,
+          onPlanner: (_task, planner) => planners.push(planner),
+          ...extra,
+        }),
+      },
+    ],
   });
-  current = () => harness.rt;
   return Object.assign(harness, { planners });
 }
 
@@ -53,6 +54,6 @@ export function chatProvider(baseURL: string): ModelProvider {
 }
 
 /** Creates a goal task. */
-export function createGoalTask(rt: AgentRuntime, goal: string): Task {
+export function createGoalTask(rt: Pick<RuntimeCore, 'engine'>, goal: string): Task {
   return rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {} });
 }

@@ -2,25 +2,48 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigSchema, type Config, type Task, type TaskState } from '../../electron/contract/index.js';
-import { AgentRuntime, type RuntimeOptions } from '../../electron/runtime/agentRuntime.js';
+import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } from '../../electron/runtime/assembleRuntime.js';
 import type { Clock } from '../../electron/runtime/clock.js';
+import type { RuntimeCore } from '../../electron/runtime/core/runtimeCore.js';
+import type { RuntimeModule } from '../../electron/runtime/core/runtimeModule.js';
+import type { PlanFactory } from '../../electron/runtime/engine/ports.js';
+import type { AnyTool } from '../../electron/runtime/tools/types.js';
 
 /** A fresh data folder under the OS temp dir. */
 export const tempDir = (prefix = 'agent-desk-test-'): string => mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /** A runtime over a real SQLite file in a temp home; `reopen` simulates a process restart. */
 export interface TestRuntime {
-  rt: AgentRuntime;
+  rt: Runtime;
   home: string;
-  reopen(): Promise<AgentRuntime>;
+  reopen(): Promise<Runtime>;
+  /** A second runtime over the same home and options (another process), left open: the test closes it. */
+  another(): Runtime;
   cleanup(): Promise<void>;
 }
 
-/** Opens a real runtime in a temp home (or the given one). */
-export function openTestRuntime(options: Partial<Omit<RuntimeOptions, 'config'>> & { config?: Record<string, unknown> } = {}): TestRuntime {
+/** What a test opens a runtime with: the assembly's options, plus a test module of its own. */
+export type TestRuntimeOptions = Partial<Omit<AssemblyOptions, 'config'>> & {
+  config?: Record<string, unknown>;
+  /** Tools of the test (a module after the product's). */
+  tools?: readonly AnyTool[];
+  /** A plan layer of the test, outermost (scripted goal planners). */
+  plans?: (playbooks: PlanFactory) => PlanFactory;
+  /** Modules of the test, built on the core like the product's. */
+  modules?: ModuleList;
+};
+
+/**
+ * Opens a real runtime in a temp home (or the given one), through the product's one assembly
+ * (`assembleRuntime`): the runtime's feature modules, then the test's own.
+ */
+export function openTestRuntime(options: TestRuntimeOptions = {}): TestRuntime {
+  const { tools, plans, modules, config: given, ...core } = options;
   const home = options.home ?? tempDir();
-  const config: Config = ConfigSchema.parse(options.config ?? {});
-  const make = () => new AgentRuntime({ pollMs: 20, retryBackoffMs: 5, ...options, home, config });
+  const config: Config = ConfigSchema.parse(given ?? {});
+  const testModule: RuntimeModule = { name: 'test', ...(tools && { tools }), ...(plans && { plans }) };
+  const more: ModuleList = (c, features) => [...(modules?.(c, features) ?? []), testModule];
+  const make = () => assembleRuntime({ pollMs: 20, retryBackoffMs: 5, ...core, home, config }, more);
   const harness: TestRuntime = {
     rt: make(),
     home,
@@ -29,6 +52,7 @@ export function openTestRuntime(options: Partial<Omit<RuntimeOptions, 'config'>>
       harness.rt = make();
       return harness.rt;
     },
+    another: make,
     async cleanup() {
       await harness.rt.close().catch(() => undefined);
       rmSync(home, { recursive: true, force: true });
@@ -39,13 +63,13 @@ export function openTestRuntime(options: Partial<Omit<RuntimeOptions, 'config'>>
 
 /** Creates a playbook task and returns its id. */
 export function createPlaybookTask(
-  rt: AgentRuntime,
+  rt: RuntimeCore,
   source: string,
   extra: { inputs?: Record<string, unknown>; baseDir?: string; budget?: Record<string, number>; secretNames?: string[] } = {},
 ): Task {
   return rt.engine.create({
     title: 'test',
-    plan: { kind: 'playbook', source, baseDir: extra.baseDir ?? rt.options.home },
+    plan: { kind: 'playbook', source, baseDir: extra.baseDir ?? rt.home },
     inputs: extra.inputs ?? {},
     ...(extra.budget && { budget: extra.budget }),
     ...(extra.secretNames && { secretNames: extra.secretNames }),
@@ -53,7 +77,12 @@ export function createPlaybookTask(
 }
 
 /** Polls until the task reaches one of the states (event-driven code, real time). */
-export async function waitForState(rt: AgentRuntime, taskId: string, states: TaskState[], timeoutMs = 20_000): Promise<Task> {
+export async function waitForState(
+  rt: Pick<RuntimeCore, 'engine'>,
+  taskId: string,
+  states: TaskState[],
+  timeoutMs = 20_000,
+): Promise<Task> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = rt.engine.get(taskId);

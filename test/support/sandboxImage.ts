@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { desktopRuntimeParts, sandboxOwnerOf, type DesktopRuntimeParts } from '../../electron/capabilities/gui/desktopRuntimeParts.js';
+import { desktopModule, sandboxOwnerOf, type DesktopModule } from '../../electron/capabilities/gui/desktopModule.js';
 import { buildDesktopImage, sandboxSourceRoot } from '../../electron/capabilities/sandbox/imageBuilder.js';
 import { SandboxDriver } from '../../electron/capabilities/sandbox/sandboxDriver.js';
 import type { SandboxInfo } from '../../electron/contract/index.js';
 import type { CliSandbox } from './cliSandbox.js';
-import { openTestRuntime, tempDir, type TestRuntime } from './runtime.js';
+import { openTestRuntime, type TestRuntime } from './runtime.js';
 
 let image: Promise<string> | undefined;
 
@@ -30,7 +30,7 @@ export const desktopContainers = (home: string): Promise<SandboxInfo[]> =>
   new SandboxDriver({ image: '', owner: sandboxOwnerOf(home) }).list();
 
 /**
- * A real in-process runtime with the desktop parts wired in as `openRuntime('full')` does, the
+ * A real in-process runtime with the desktop module wired in as `openRuntime('full')` does, the
  * sandbox egress allowlist and `policy.allowWrites` taken from `config` as it takes them.
  */
 export function openDesktopRuntime(
@@ -39,26 +39,15 @@ export function openDesktopRuntime(
     liveFps?: number;
     config?: { policy?: { networkAllow?: string[]; allowWrites?: string[] }; sandbox?: { egressAllow?: string[] } };
   } = {},
-): { h: TestRuntime; parts: DesktopRuntimeParts } {
-  const home = tempDir();
+): { h: TestRuntime; parts: DesktopModule } {
   const { config, liveFps } = options;
-  const parts = desktopRuntimeParts({
-    home,
-    image: tag,
-    ...(liveFps !== undefined && { liveFps }),
-    ...(config?.sandbox?.egressAllow && { egressAllow: config.sandbox.egressAllow }),
-    ...(config?.policy?.allowWrites && { allowWrites: config.policy.allowWrites }),
-  });
+  const sandbox = { ...config?.sandbox, ...(liveFps !== undefined && { liveFps }) };
+  let parts: DesktopModule | undefined;
   const h = openTestRuntime({
-    home,
-    tools: parts.tools,
-    handlers: [parts.handlers],
-    runChecks: parts.runChecks,
-    onClose: parts.onClose,
-    ...(config && { config }),
+    config: { ...config, sandbox },
+    modules: (core) => [(parts = desktopModule(core, { image: tag }))],
   });
-  parts.attach(h.rt);
-  return { h, parts };
+  return { h, parts: parts! };
 }
 
 /**

@@ -1,21 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { AgentRuntime, type RuntimeOptions } from '../../runtime/agentRuntime.js';
+import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } from '../../runtime/assembleRuntime.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
-import { agentHandlers } from '../../runtime/gateway/agentHandlers.js';
-import { memoryHandlers } from '../../runtime/gateway/memoryHandlers.js';
-import { schedulerHandlers } from '../../runtime/gateway/schedulerHandlers.js';
-import { intentHandlers } from '../../runtime/gateway/intentHandlers.js';
-import { redactStoredSecrets, settingsHandlers } from '../../runtime/gateway/settingsHandlers.js';
-import { runtimeGoalPlans } from '../../runtime/planning/llm/goalRuntime.js';
-import { runtimeReplayPlans } from '../../runtime/planning/record/replayRuntime.js';
+import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
+import { redactStoredSecrets } from '../../runtime/gateway/settingsHandlers.js';
+import type { InProcessModel } from '../../runtime/planning/llm/goalsModule.js';
 import type { SecretStore } from '../../runtime/secrets/secretStore.js';
+import type { Redactor } from '../../runtime/trace/redactor.js';
+import { browserModule } from '../browser/browserModule.js';
+import { desktopModule, type DesktopModule, type DesktopOverrides } from '../gui/desktopModule.js';
+import { ProcessHookRunner } from '../hooks/processHookRunner.js';
+import { mcpModule, type McpModule } from '../mcp/mcpModule.js';
 import { FileSecretStore } from '../secrets/fileSecretStore.js';
-import { browserRuntimeParts } from '../browser/browserRuntimeParts.js';
-import { desktopRuntimeParts, reapDesktopOrphans } from '../gui/desktopRuntimeParts.js';
-import { mcpRuntimeParts } from '../mcp/mcpRuntimeParts.js';
 import { ProcessServiceHost } from '../services/processServices.js';
 import { runtimeTelemetry } from '../telemetry/runtimeTelemetry.js';
-import { ProcessHookRunner } from '../hooks/processHookRunner.js';
 
 /**
  * The package version from package.json: four folders up from the built file (dist/electron/…),
@@ -38,82 +35,80 @@ export function packageVersion(): string {
  */
 export type RuntimeRole = 'full' | 'control';
 
+/** The runtime as the product ships it: the assembly, plus the MCP manager and desktops of a full one. */
+export interface ProductRuntime extends Runtime {
+  /** Absent in a control runtime. */
+  readonly mcp: McpModule | undefined;
+  readonly desktop: DesktopModule | undefined;
+}
+
+/** What an entry point may choose; everything else comes from AGENT_DESK_HOME and its config.json. */
+export interface OpenRuntimeOptions {
+  /** A long-lived gateway fills the warm pool at start, so the first task's desktop is ready. */
+  warmSandboxes?: boolean;
+  /** Electron main passes OS-backed storage; the headless runtime keeps an encrypted file. */
+  secrets?: SecretStore;
+  /** An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron). */
+  openUrl?: (url: URL) => Promise<void>;
+  /** The data folder; default AGENT_DESK_HOME (bench and eval open a temp folder). */
+  home?: string;
+  /** Goal tasks plan with this in-process model instead of the configured ones (bench, eval: a scripted model). */
+  model?: InProcessModel;
+  /** The background queue's concurrency, over the config's (`queue run --concurrency`). */
+  scheduler?: { concurrency?: number };
+  /** Overrides of the desktop tier (tests pin an image). */
+  desktop?: DesktopOverrides;
+  /** More modules after the product's (a bench's own tools). */
+  modules?: ModuleList;
+  /** Core settings a bench or test tunes (lease polling, retry backoff). */
+  core?: Pick<AssemblyOptions, 'pollMs' | 'retryBackoffMs' | 'clock' | 'loopThreshold'>;
+}
+
 /**
- * The one composition of the runtime with its real capabilities, shared by the CLI and the
- * Electron main process: data under AGENT_DESK_HOME, config from its config.json.
+ * The one composition of the runtime with its real capabilities, shared by the CLI, the
+ * Electron main process, eval and bench: data under AGENT_DESK_HOME, config from its config.json.
+ * See docs/architecture.md, "Assembly".
  */
-export function openRuntime(
-  role: RuntimeRole = 'full',
-  opts: { warmSandboxes?: boolean; secrets?: SecretStore; openUrl?: (url: URL) => Promise<void> } = {},
-): AgentRuntime {
-  const home = resolveHome();
+export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions = {}): ProductRuntime {
+  const home = opts.home ?? resolveHome();
   const config = loadConfig(home);
   const version = packageVersion();
-  // Electron main passes OS-backed storage; the headless runtime keeps an encrypted file.
   const secrets = opts.secrets ?? new FileSecretStore(home);
-  const core: RuntimeOptions = {
+  // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*); a control process exports nothing.
+  const telemetry = role === 'full' ? runtimeTelemetry(config, version, secrets) : undefined;
+  let mcp: McpModule | undefined;
+  let desktop: DesktopModule | undefined;
+  const options: AssemblyOptions = {
+    ...opts.core,
     home,
     config,
-    services: new ProcessServiceHost(),
     version,
     secrets,
+    services: new ProcessServiceHost(),
     // Hooks run in every role: a control process takes messages (UserPromptSubmit) and ends tasks (TaskEnd).
     hookRunner: new ProcessHookRunner(),
-    handlers: [schedulerHandlers, memoryHandlers, agentHandlers, settingsHandlers(secrets), intentHandlers],
-  };
-  if (role === 'control') return withSecretsRedacted(new AgentRuntime(core), secrets);
-  // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*).
-  const telemetry = runtimeTelemetry(config, version, secrets);
-  // An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron); headless, `mcp login` prints it.
-  const mcp = mcpRuntimeParts(home, version, secrets, opts.openUrl && { openUrl: opts.openUrl });
-  // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
-  const browser = browserRuntimeParts(config, home, (text) => rt.redactor.text(text) !== text);
-  const desktop = desktopRuntimeParts({
-    home,
-    poolSize: config.sandbox.poolSize,
-    egressAllow: config.sandbox.egressAllow,
-    allowWrites: config.policy.allowWrites,
-    liveFps: config.sandbox.liveFps,
-    screen: config.sandbox.screen,
-    ...(config.sandbox.image ? { image: config.sandbox.image } : {}),
-  });
-  let reaping: Promise<unknown> = Promise.resolve();
-  const rt: AgentRuntime = new AgentRuntime({
-    ...core,
     ...(telemetry && { telemetry: telemetry.options }),
-    tools: [...mcp.tools, ...browser.tools, ...desktop.tools],
-    handlers: [...mcp.handlers, ...(core.handlers ?? []), desktop.handlers],
-    runChecks: desktop.runChecks,
-    // Goal tasks plan with a model; recorded playbooks call one only to heal a failing step.
-    plans: (playbooks) => runtimeGoalPlans((): AgentRuntime => rt, secrets)(runtimeReplayPlans((): AgentRuntime => rt, secrets)(playbooks)),
-    // A server leaving with runs in flight still finishes saving its waiting tasks' pages.
-    onStop: browser.onStop,
-    // The exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
-    onClose: [
-      ...mcp.onClose,
-      ...browser.onClose,
-      async () => void (await reaping),
-      ...desktop.onClose,
-      ...(telemetry ? [telemetry.shutdown] : []),
-    ],
+    ...(opts.model && { model: opts.model }),
+    ...(opts.scheduler && { scheduler: opts.scheduler }),
+  };
+  const rt = assembleRuntime(options, (core, features) => {
+    if (role === 'control') return opts.modules?.(core, features) ?? [];
+    mcp = mcpModule(core, secrets, opts.openUrl && { openUrl: opts.openUrl });
+    desktop = desktopModule(core, opts.desktop);
+    // Closed last, so the exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
+    const exporter: RuntimeModule[] = telemetry ? [{ name: 'telemetry', close: telemetry.shutdown }] : [];
+    return [...exporter, mcp, browserModule(core), desktop, ...(opts.modules?.(core, features) ?? [])];
   });
-  mcp.attach(rt);
-  browser.attach(rt);
-  desktop.attach(rt);
-  // Start-up: remove sandboxes a killed runtime of this data folder left (but those of tasks that may resume; awaited by close).
-  reaping = reapDesktopOrphans(desktop, rt).catch(() => []);
-  withSecretsRedacted(rt, secrets);
-  // A long-lived gateway fills the warm pool at start, so the first task's desktop is ready.
-  if (opts.warmSandboxes) void desktop.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));
-  return rt;
+  learnStoredSecrets(rt.redactor, secrets);
+  if (opts.warmSandboxes) void desktop?.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));
+  return Object.assign(rt, { mcp, desktop });
 }
 
 /** Stored secret values join the redactor before anything runs (a broken store only warns here). */
-function withSecretsRedacted(rt: AgentRuntime, secrets: SecretStore): AgentRuntime {
+function learnStoredSecrets(redactor: Redactor, secrets: SecretStore): void {
   try {
-    redactStoredSecrets(rt.redactor, secrets);
+    redactStoredSecrets(redactor, secrets);
   } catch (error) {
     process.emitWarning(`secrets: ${(error as Error).message}`);
   }
-  return rt;
 }

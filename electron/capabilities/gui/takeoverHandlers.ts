@@ -1,6 +1,5 @@
 import type { ComputerAction, Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
-import { systemClock } from '../../runtime/clock.js';
+import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
 import { isTerminal } from '../../runtime/engine/stateMachine.js';
 import { recordUserStep } from '../../runtime/engine/userSteps.js';
 import { AgentDeskError, toErrorShape } from '../../runtime/errors.js';
@@ -16,7 +15,7 @@ export const USER_ACTION_TOOL = 'gui.user_action';
 const STOP_WAIT_MS = 15_000;
 
 /** Polls until the task no longer runs in this process (or the wait is over). */
-async function untilStopped(rt: AgentRuntime, taskId: string, timeoutMs: number): Promise<void> {
+async function untilStopped(rt: Pick<RuntimeCore, 'engine'>, taskId: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (rt.engine.isRunningHere(taskId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
@@ -32,7 +31,12 @@ function recordedArgs(action: ComputerAction, secret: boolean): ComputerAction {
  * `screen.input` performs the user's actions there and records each as a step, and
  * `tasks.release` gives the desktop back (the agent resumes from the screen as the user left it).
  */
-export function takeoverHandlers(rt: AgentRuntime, desktops: TaskDesktops, live: LiveView, frames: FrameSink): Handlers {
+export function takeoverHandlers(
+  rt: Pick<RuntimeCore, 'engine' | 'trace' | 'store' | 'redactor' | 'clock' | 'bus'>,
+  desktops: TaskDesktops,
+  live: LiveView,
+  frames: FrameSink,
+): Handlers {
   const inOrder = serialPerTask();
   return {
     'tasks.takeover': async (p) => {
@@ -67,7 +71,7 @@ export function takeoverHandlers(rt: AgentRuntime, desktops: TaskDesktops, live:
           `the agent of task ${p.taskId} is still finishing its current step; try again when it is paused`,
         );
       if (p.secret && p.action.action === 'type' && p.action.text.length >= 4) rt.redactor.add('typed_by_user', p.action.text);
-      const clock = rt.options.clock ?? systemClock;
+      const clock = rt.clock;
       const deps = { store: rt.store, trace: rt.trace, redactor: rt.redactor, clock, emit: rt.bus.emit.bind(rt.bus) };
       const args = recordedArgs(p.action, p.secret);
       // A person's inputs reach the desktop in the order they were sent (keys, composed text, pastes).

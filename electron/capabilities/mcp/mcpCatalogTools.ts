@@ -1,10 +1,16 @@
 import type { GetPromptResult, ReadResourceResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
-import { McpPromptSchema, McpResourceSchema, McpResourceTemplateSchema, type McpPrompt, type McpResource } from '../../contract/index.js';
+import {
+  McpPromptSchema,
+  McpResourceSchema,
+  McpResourceTemplateSchema,
+  type Availability,
+  type McpPrompt,
+  type McpResource,
+} from '../../contract/index.js';
 import type { AnyTool, CallClassification } from '../../runtime/tools/types.js';
 import type { CachedMcpTool } from './mcpConfigFile.js';
-import type { McpConnection } from './mcpConnection.js';
 import { mcpToolName } from './mcpToolNaming.js';
 
 /** The read-only tools Agent Desk adds for a server's resources and prompts. */
@@ -26,6 +32,17 @@ export function catalogEntries(caps: ServerCapabilities | undefined, remoteTools
   return entries;
 }
 
+/**
+ * The part of a server connection the catalog tools use (an `McpConnection` is one). Kept
+ * structural so this file need not import `mcpConnection.ts`, which imports it.
+ */
+export interface CatalogConnection {
+  readonly name: string;
+  availability(): Availability;
+  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
+  getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult>;
+}
+
 /** The server's name for a catalog tool, as `mcp.servers.list` shows it. */
 export const catalogRemoteName = (kind: CatalogToolKind): string => (kind === 'read_resource' ? 'resources/read' : 'prompts/get');
 
@@ -33,7 +50,7 @@ export const catalogRemoteName = (kind: CatalogToolKind): string => (kind === 'r
  * `mcp__<server>__read_resource` / `mcp__<server>__get_prompt`: read-only tools over the server's
  * resources and prompts, so planners can use them like any tool. Their text is untrusted data.
  */
-export function catalogTool(connection: McpConnection, kind: CatalogToolKind): AnyTool {
+export function catalogTool(connection: CatalogConnection, kind: CatalogToolKind): AnyTool {
   const common = {
     name: mcpToolName(connection.name, kind),
     tier: 'mcp' as const,

@@ -21,6 +21,8 @@ export interface McpManagerOptions {
   secrets?: SecretStore;
   /** Shows a consent page (the desktop opens the browser); absent, a server needing one says to run `agent-desk mcp login`. */
   consent?: McpConsent;
+  /** The runtime's registry: discoveries register and unregister `mcp__…` tools there (absent: the manager only lists). */
+  registry?: ToolRegistry;
 }
 
 const DEFAULT_RECONNECT_MS = [1000, 2000, 5000, 10_000, 30_000];
@@ -42,9 +44,11 @@ function build(connection: McpConnection, remote: CachedMcpTool): AnyTool {
 export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   private readonly registered = new Map<string, Map<string, AnyTool>>();
-  private registry: ToolRegistry | undefined;
+  private readonly registry: ToolRegistry | undefined;
 
-  constructor(private readonly options: McpManagerOptions) {}
+  constructor(private readonly options: McpManagerOptions) {
+    this.registry = options.registry;
+  }
 
   /** Tools for the configured servers from the discovery cache (before any registry exists). */
   cachedTools(): AnyTool[] {
@@ -57,11 +61,6 @@ export class McpManager {
       tools.push(...built.values());
     }
     return tools;
-  }
-
-  /** Attaches the runtime's registry: later discoveries register and unregister tools there. */
-  attach(registry: ToolRegistry): void {
-    this.registry = registry;
   }
 
   /** Connects every enabled configured server; failures are recorded on the server, not thrown. */

@@ -38,7 +38,7 @@ export const SANDBOX_USER = '1000:1000';
 export const SANDBOX_HOME = '/home/agent';
 
 /**
- * Container options with the hardening of ARCHITECTURE §7: no capabilities, no privilege gain,
+ * Container options with the desktop hardening (docs/architecture.md, "Security at the edges"): no capabilities, no privilege gain,
  * read-only root with tmpfs for /tmp and home, resource limits, non-root, no host mounts but the
  * declared workspace, no network unless the egress proxy's network is named.
  */

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { agentsFor } from '../../runtime/agents/index.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
 
@@ -11,7 +10,7 @@ export function registerAgents(program: Command): void {
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
       withControlRuntime(opts.json, (rt) => {
-        const list = agentsFor(rt).list();
+        const list = rt.agents.list();
         if (opts.json) return printJson({ agents: list });
         for (const a of list)
           console.log(row([a.name, a.model ?? '-', a.tools.join(','), String(a.maxConcurrent), a.description], [20, 24, 20, 3, 0]));
@@ -40,7 +39,7 @@ export function registerAgents(program: Command): void {
         },
       ) =>
         withControlRuntime(opts.json, (rt) => {
-          const agent = agentsFor(rt).create({
+          const agent = rt.agents.create({
             name,
             ...(opts.model && { model: opts.model }),
             ...(opts.tools && { tools: opts.tools.split(',') }),
@@ -58,7 +57,7 @@ export function registerAgents(program: Command): void {
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) =>
       withControlRuntime(opts.json, (rt) => {
-        const deleted = agentsFor(rt).remove(name);
+        const deleted = rt.agents.remove(name);
         if (opts.json) return printJson({ deleted });
         console.log(deleted ? `deleted ${name}` : `no agent ${name}`);
       }),

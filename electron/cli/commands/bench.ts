@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { ConfigSchema } from '../../contract/index.js';
 import { z } from 'zod';
-import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { printJson, reportError } from '../output.js';
@@ -14,6 +9,7 @@ import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
 import { benchModelSteps } from './benchStepModel.js';
+import { openBenchRuntime, benchMachine } from './benchRuntime.js';
 import { median, round } from './benchStats.js';
 
 /** A playbook of `n` calls of `tool`, each with distinct arguments (so no loop is detected). */
@@ -50,14 +46,12 @@ const noopWrite: AnyTool = {
 
 /** One timed run of `n` steps of `tool` in a fresh SQLite file; µs per step. */
 async function timeSteps(tool: string, n: number): Promise<number> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-'));
-  const rt = new AgentRuntime({ home, config: ConfigSchema.parse({}), tools: [noopWrite] });
+  const { rt, home, dispose } = openBenchRuntime('step', { tools: [noopWrite] });
   try {
-    const task = rt.engine.create({
+    const { task } = rt.tasks.create({
+      source: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home },
+      requester: { kind: 'local' },
       title: 'bench',
-      plan: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home },
-      inputs: {},
-      budget: { maxSteps: n + 10 },
     });
     const started = process.hrtime.bigint();
     const done = await rt.engine.run(task.id);
@@ -67,8 +61,7 @@ async function timeSteps(tool: string, n: number): Promise<number> {
       throw new Error(`bench task ended ${done.state} with ${persisted}/${n} steps persisted`);
     return elapsedUs / n;
   } finally {
-    await rt.close();
-    rmSync(home, { recursive: true, force: true });
+    await dispose();
   }
 }
 
@@ -92,12 +85,7 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
     runs,
     commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: 'completed, batched up to 64 per commit' },
     sqlite: { journal: 'wal', synchronous: 'NORMAL' },
-    machine: {
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
-    },
+    machine: benchMachine(),
   };
 }
 

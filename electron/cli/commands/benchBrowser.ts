@@ -8,6 +8,7 @@ import { BrowserHost } from '../../capabilities/browser/browserHost.js';
 import { findChromium } from '../../capabilities/browser/chromium.js';
 import { printJson, reportError } from '../output.js';
 import { median, round } from './benchStats.js';
+import { benchMachine } from './benchRuntime.js';
 
 const PAGE = `<!doctype html><html><head><title>bench</title></head><body>
 <h1>Bench</h1><button id="b" onclick="document.getElementById('out').textContent='clicked ' + (++window.n || (window.n = 1))">Go</button>
@@ -72,12 +73,7 @@ export async function benchBrowser(runs: number): Promise<Record<string, unknown
     notes: 'first navigate/click in a fresh context, then the same on the warm page; allowlist interception on',
     chromium: executablePath,
     viewport: '1280x800',
-    machine: {
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
-    },
+    machine: benchMachine(),
   };
 }
 

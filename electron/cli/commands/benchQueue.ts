@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { ConfigSchema } from '../../contract/index.js';
-import { AgentRuntime } from '../../runtime/agentRuntime.js';
-import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { printJson, reportError } from '../output.js';
+import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 
 /** A small background task: a read, then a durable write in its workspace, checked at the end. */
 const PLAYBOOK = `name: bench-queue
@@ -27,15 +22,19 @@ acceptance:
  * reports throughput and the process's peak resident memory.
  */
 export async function benchQueue(n: number, concurrency: number): Promise<Record<string, unknown>> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-queue-'));
-  const config = ConfigSchema.parse({ scheduler: { concurrency } });
-  const rt = new AgentRuntime({ home, config });
+  const { rt, home, dispose } = openBenchRuntime('queue', { config: { scheduler: { concurrency } } });
   try {
-    const scheduler = schedulerFor(rt);
+    const scheduler = rt.scheduler;
     const enqueueStart = process.hrtime.bigint();
+    const parsed = rt.tasks.parsePlaybook(PLAYBOOK); // once for all the tasks, as `queue add` does
     rt.store.transaction(() => {
       for (let i = 0; i < n; i++) {
-        const task = rt.engine.create({ title: 'bench', plan: { kind: 'playbook', source: PLAYBOOK, baseDir: home }, inputs: { n: i } });
+        const { task } = rt.tasks.create({
+          source: { kind: 'playbook', source: PLAYBOOK, baseDir: home, parsed },
+          requester: { kind: 'local' },
+          title: 'bench',
+          inputs: { n: i },
+        });
         scheduler.queue.add(task.id);
       }
     });
@@ -57,11 +56,10 @@ export async function benchQueue(n: number, concurrency: number): Promise<Record
       enqueueMs: Math.round(enqueueMs),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       succeeded,
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+      machine: benchMachine(),
     };
   } finally {
-    await rt.close();
-    rmSync(home, { recursive: true, force: true });
+    await dispose();
   }
 }
 

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { Command } from 'commander';
 import { streamFrames } from '../../capabilities/gui/frameStream.js';
 import { buildDesktopImage, sandboxSourceRoot } from '../../capabilities/sandbox/imageBuilder.js';
@@ -6,6 +5,7 @@ import { SandboxDriver } from '../../capabilities/sandbox/sandboxDriver.js';
 import { WarmPool } from '../../capabilities/sandbox/warmPool.js';
 import { printJson, reportError } from '../output.js';
 import { median, round } from './benchStats.js';
+import { benchMachine } from './benchRuntime.js';
 
 const ms = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e6;
 
@@ -60,12 +60,7 @@ export async function benchSandbox(runs: number, streamSeconds: number): Promise
       liveStreamFps: round(fps),
       goals: { coldMs: 1500, warmMs: 150, roundTripMs: 60, fps: 10 },
       samples: { cold: cold.map(round), warm: warm.map(round) },
-      machine: {
-        cpus: os.cpus().length,
-        cpu: os.cpus()[0]?.model ?? 'unknown',
-        node: process.version,
-        docker: process.env.DOCKER_HOST ?? 'local socket',
-      },
+      machine: { ...benchMachine(), docker: process.env.DOCKER_HOST ?? 'local socket' },
     };
   } finally {
     await driver.close();

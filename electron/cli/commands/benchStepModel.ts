@@ -1,15 +1,11 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigSchema } from '../../contract/index.js';
-import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../../runtime/models/types.js';
-import { FileSecretStore } from '../../capabilities/secrets/fileSecretStore.js';
-import { runtimeGoalPlans } from '../../runtime/planning/llm/goalRuntime.js';
 import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
+import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 import { round } from './benchStats.js';
 
 /** The steps whose mean is the "early" marginal cost (the first few warm the JIT). */
@@ -97,31 +93,18 @@ export interface ModelStepFigures {
 
 /** Runs one goal task through the real engine and the real LLM planner; per-step times from the model's call stamps. */
 export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-model-'));
   const model = new ScriptedStepModel(steps);
-  const secrets = new FileSecretStore(home);
-  let runtime: AgentRuntime | undefined;
-  // The product's goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
-  runtime = new AgentRuntime({
-    home,
-    config: ConfigSchema.parse({}),
-    secrets,
-    plans: runtimeGoalPlans(
-      () => runtime!,
-      secrets,
-      () => model,
-    ),
-  });
-  const rt = runtime;
+  // The product's assembly and goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
+  const { rt, dispose } = openBenchRuntime('model', { model: { provider: () => model } });
   try {
-    const task = rt.engine.create({
-      title: 'bench model steps',
-      plan: {
+    const { task } = rt.tasks.create({
+      source: {
         kind: 'goal',
         goal: `Echo ${steps} values, then answer.`,
-        acceptance: [{ type: 'file_exists', path: 'ready.txt', exists: true }],
+        checks: [{ type: 'file_exists', path: 'ready.txt', exists: true }],
       },
-      inputs: {},
+      requester: { kind: 'local' },
+      title: 'bench model steps',
       budget: { maxSteps: steps + 10 },
     });
     writeFileSync(path.join(task.workspace, 'ready.txt'), 'ok');
@@ -137,8 +120,7 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
     return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };
   } finally {
-    await rt.close();
-    rmSync(home, { recursive: true, force: true });
+    await dispose();
   }
 }
 
@@ -156,16 +138,11 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   }
   return {
     planner: 'model',
-    path: 'engine + runtimeGoalPlans (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
+    path: 'the product assembly + goals module (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
     runs,
     early: `mean of steps ${EARLY.from}-${EARLY.to}`,
     late: `mean of the last ${LATE_COUNT} steps`,
-    machine: {
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model ?? 'unknown',
-      load: os.loadavg().map((x) => Math.round(x * 100) / 100),
-      node: process.version,
-    },
+    machine: benchMachine(),
   };
 }
 

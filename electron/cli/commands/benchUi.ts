@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium } from '../../capabilities/browser/chromium.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
-import { ConfigSchema } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { printJson, reportError } from '../output.js';
 import { RENDERER_DIST, webUiHandler } from '../../capabilities/transports/webUi.js';
+import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 import { median, round } from './benchStats.js';
 import { benchUiLatency } from './benchUiLatency.js';
 
@@ -49,8 +47,7 @@ export function bundleSize(root: string = RENDERER_DIST): Record<string, { bytes
 export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   const bundle = bundleSize();
   const executablePath = findChromium();
-  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-ui-'));
-  const rt = new AgentRuntime({ home, config: ConfigSchema.parse({}) });
+  const { rt, home, dispose } = openBenchRuntime('ui');
   const token = randomBytes(24).toString('base64url');
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS] });
@@ -58,7 +55,11 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   let latency: Awaited<ReturnType<typeof benchUiLatency>>;
   try {
     for (let i = 0; i < SEEDED_TASKS; i++)
-      rt.engine.create({ title: `bench task ${i}`, plan: { kind: 'playbook', source: PLAYBOOK, baseDir: home }, inputs: {} });
+      rt.tasks.create({
+        source: { kind: 'playbook', source: PLAYBOOK, baseDir: home },
+        requester: { kind: 'local' },
+        title: `bench task ${i}`,
+      });
     for (let i = 0; i <= runs; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
@@ -73,8 +74,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   } finally {
     await browser.close();
     await gateway.close();
-    await rt.close();
-    rmSync(home, { recursive: true, force: true });
+    await dispose();
   }
   return {
     runs,
@@ -85,12 +85,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
       'goal → first step card: typed in the composer, the product goal planner with an in-process scripted model (fs.write, then the answer); ' +
       'approval → dialog: from the runtime emitting approval.requested for a playbook fs.delete to the dialog shown; gateway and runtime in this process',
     chromium: executablePath,
-    machine: {
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
-    },
+    machine: benchMachine(),
   };
 }
 

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { FileSecretStore } from '../../capabilities/secrets/fileSecretStore.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
 import { webUiHandler } from '../../capabilities/transports/webUi.js';
-import { ConfigSchema } from '../../contract/index.js';
-import { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
 import { ScriptedProvider } from '../../runtime/models/scriptedProvider.js';
-import { runtimeGoalPlans } from '../../runtime/planning/llm/goalRuntime.js';
 import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
+import { openBenchRuntime } from './benchRuntime.js';
 import { median, round } from './benchStats.js';
 
 const WAIT = { timeout: 30_000 };
@@ -38,16 +34,7 @@ export interface UiLatencyFigures {
  * after one warm-up. The approval clock starts when the runtime emits `approval.requested`.
  */
 export async function benchUiLatency(browser: Browser, runs: number): Promise<UiLatencyFigures> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-ui-latency-'));
-  const secrets = new FileSecretStore(home);
-  let runtime: AgentRuntime | undefined;
-  runtime = new AgentRuntime({
-    home,
-    config: ConfigSchema.parse({}),
-    secrets,
-    plans: runtimeGoalPlans(() => runtime!, secrets, scriptedModel),
-  });
-  const rt = runtime;
+  const { rt, dispose } = openBenchRuntime('ui-latency', { model: { provider: scriptedModel } });
   const token = randomBytes(24).toString('base64url');
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -73,8 +60,7 @@ export async function benchUiLatency(browser: Browser, runs: number): Promise<Ui
   } finally {
     await context.close();
     await gateway.close();
-    await rt.close();
-    rmSync(home, { recursive: true, force: true });
+    await dispose();
   }
 }
 
@@ -94,15 +80,15 @@ async function goalToFirstStepCard(page: Page, run: number): Promise<number> {
 }
 
 /** A task started outside the page asks to delete; the clock runs from the runtime's `approval.requested` to the dialog shown. */
-async function approvalToDialog(page: Page, rt: AgentRuntime): Promise<number> {
+async function approvalToDialog(page: Page, rt: Pick<RuntimeCore, 'bus' | 'tasks' | 'engine'>): Promise<number> {
   await page.evaluate(`window.location.hash = '#/tasks'`);
   let requested: bigint | undefined;
   const off = rt.bus.on({ events: ['approval.requested'] }, () => (requested ??= process.hrtime.bigint()));
   try {
-    const task = rt.engine.create({
+    const { task } = rt.tasks.create({
+      source: { kind: 'playbook', source: DELETE_PLAYBOOK, baseDir: os.tmpdir() },
+      requester: { kind: 'local' },
       title: 'bench approval',
-      plan: { kind: 'playbook', source: DELETE_PLAYBOOK, baseDir: os.tmpdir() },
-      inputs: {},
     });
     rt.engine.start(task.id);
     await page.locator('[role="dialog"]').waitFor(WAIT);

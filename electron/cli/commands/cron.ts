@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CronJobSpec } from '../../contract/index.js';
-import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, row } from '../output.js';
 import { readChecksFile } from './runGoal.js';
@@ -70,7 +69,7 @@ export function registerCron(program: Command): void {
   const cron = program.command('cron').description('scheduled jobs that create tasks (run by `agent-desk serve`)');
   jobOptions(cron.command('add')).action((opts: JobOptions) =>
     withRuntime(opts.json, (rt) => {
-      const job = schedulerFor(rt).add(specFrom(opts));
+      const job = rt.scheduler.add(specFrom(opts));
       if (opts.json) return printJson(job);
       console.log(`${job.id}  next run ${job.nextRunAt ?? '-'}`);
     }),
@@ -80,7 +79,7 @@ export function registerCron(program: Command): void {
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
       withRuntime(opts.json, (rt) => {
-        const jobs = schedulerFor(rt).list();
+        const jobs = rt.scheduler.list();
         if (opts.json) return printJson({ jobs });
         for (const j of jobs)
           console.log(
@@ -93,7 +92,7 @@ export function registerCron(program: Command): void {
     .option('--disable', 'disable (pause) the job')
     .action((jobId: string, opts: JobOptions & { disable?: boolean }) =>
       withRuntime(opts.json, (rt) => {
-        const job = schedulerFor(rt).update(jobId, specFrom({ ...opts, ...(opts.disable && { enable: false }) }));
+        const job = rt.scheduler.update(jobId, specFrom({ ...opts, ...(opts.disable && { enable: false }) }));
         if (opts.json) return printJson(job);
         console.log(`${job.id}  ${job.status}  next run ${job.nextRunAt ?? '-'}`);
       }),
@@ -103,7 +102,7 @@ export function registerCron(program: Command): void {
     .option('--json', 'print JSON')
     .action((jobId: string, opts: { json?: boolean }) =>
       withRuntime(opts.json, (rt) => {
-        const removed = schedulerFor(rt).remove(jobId);
+        const removed = rt.scheduler.remove(jobId);
         if (opts.json) return printJson({ removed });
         console.log(removed ? `removed ${jobId}` : `no job ${jobId}`);
       }),
@@ -115,7 +114,7 @@ export function registerCron(program: Command): void {
     .option('--json', 'print JSON')
     .action((jobId: string, opts: { wait?: boolean; json?: boolean }) =>
       withRuntime(opts.json, async (rt) => {
-        const scheduler = schedulerFor(rt);
+        const scheduler = rt.scheduler;
         let run = scheduler.runNow(jobId);
         if (opts.wait && run.taskId) {
           scheduler.queue.start();
@@ -134,7 +133,7 @@ export function registerCron(program: Command): void {
     .option('--json', 'print JSON')
     .action((jobId: string, opts: { limit: string; json?: boolean }) =>
       withRuntime(opts.json, (rt) => {
-        const runs = schedulerFor(rt).runs(jobId, Number(opts.limit));
+        const runs = rt.scheduler.runs(jobId, Number(opts.limit));
         if (opts.json) return printJson({ runs });
         for (const r of runs)
           console.log(

@@ -17,7 +17,7 @@ export function registerEval(program: Command): void {
     .action(async (dir: string, opts: SecurityFlags) => {
       try {
         if (isSecuritySuite(dir)) return await runSecurity(dir, opts);
-        const report = await runEvalSuite(dir);
+        const report = await runEvalSuite(dir, (home, model) => openRuntime('full', { home, model }));
         if (opts.json) printJson(report);
         else {
           for (const t of report.perTask) {

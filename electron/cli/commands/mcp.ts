@@ -3,10 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ScopeSchema, type MethodName, type Scope } from '../../contract/index.js';
-import { mcpManagerOf } from '../../capabilities/mcp/mcpRuntimeParts.js';
 import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpServe.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
 import { openRuntime, withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, reportError, row } from '../output.js';
 
@@ -24,7 +22,7 @@ export function registerMcp(program: Command): void {
     .option('--token <token>', 'bearer token (HTTP; default AGENT_DESK_MCP_TOKEN or a new random one)')
     .option('--scopes <list>', `scopes granted to MCP clients (add operator.approvals to let them decide)`, DEFAULT_SCOPES)
     .action(async (opts: { http?: boolean; host: string; port: string; token?: string; scopes: string }) => {
-      let rt: AgentRuntime | undefined;
+      let rt: ReturnType<typeof openRuntime> | undefined;
       try {
         const scopes = parseScopes(opts.scopes);
         rt = openRuntime();
@@ -36,7 +34,7 @@ export function registerMcp(program: Command): void {
           token,
           identity: { scopes, clientId: 'mcp:http' },
         });
-        const info = path.join(rt.options.home, 'mcp-server.json');
+        const info = path.join(rt.home, 'mcp-server.json');
         writeFileSync(info, JSON.stringify({ url: endpoint.url, token, pid: process.pid }, null, 2), { mode: 0o600 });
         console.log(`Agent Desk MCP server at ${endpoint.url} (bearer token in ${info})`);
         await new Promise<void>((resolve) => {
@@ -63,7 +61,7 @@ export function registerMcp(program: Command): void {
     .option('--json', 'print the server status as JSON when done')
     .action((name: string, opts: { fresh?: boolean; timeout: string; json?: boolean }) =>
       withRuntime(opts.json, async (rt) => {
-        const manager = mcpManagerOf(rt);
+        const manager = rt.mcp?.manager;
         if (!manager) throw new AgentDeskError('unavailable', 'this runtime has no MCP client');
         const timeoutMs = Number(opts.timeout) * 1000;
         if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
@@ -83,7 +81,7 @@ export function registerMcp(program: Command): void {
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) =>
       withRuntime(opts.json, async (rt) => {
-        const forgotten = (await mcpManagerOf(rt)?.logout(name)) ?? false;
+        const forgotten = (await rt.mcp?.manager.logout(name)) ?? false;
         if (opts.json) printJson({ name, forgotten });
         else console.log(forgotten ? `${name}: OAuth tokens forgotten` : `${name}: no OAuth tokens were stored`);
       }),

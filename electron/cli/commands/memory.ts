@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { MemoryScopeSchema, type MemoryScope } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { memoryFor } from '../../runtime/memory/index.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { printJson } from '../output.js';
 
@@ -22,21 +21,21 @@ export function registerMemory(program: Command): void {
   scoped(memory.command('search [query]')).action(
     (query: string | undefined, opts: { agent?: string; workspace?: string; json?: boolean }) =>
       withControlRuntime(opts.json, (rt) => {
-        const notes = memoryFor(rt).search(scopeOf(opts), query ?? '', 50);
+        const notes = rt.memory.search(scopeOf(opts), query ?? '', 50);
         if (opts.json) return printJson({ notes });
         for (const n of notes) console.log(`${n.id}  ${n.text}`);
       }),
   );
   scoped(memory.command('add <text>')).action((text: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
     withControlRuntime(opts.json, (rt) => {
-      const note = memoryFor(rt).add(scopeOf(opts), text);
+      const note = rt.memory.add(scopeOf(opts), text);
       if (opts.json) return printJson(note);
       console.log(note.id);
     }),
   );
   scoped(memory.command('forget <noteId>')).action((noteId: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
     withControlRuntime(opts.json, (rt) => {
-      const forgotten = memoryFor(rt).forget(scopeOf(opts), noteId);
+      const forgotten = rt.memory.forget(scopeOf(opts), noteId);
       if (opts.json) return printJson({ forgotten });
       console.log(forgotten ? `forgot ${noteId}` : `no note ${noteId} in that scope`);
     }),

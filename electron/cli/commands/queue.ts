@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createTask, parseTaskPlaybook } from '../../runtime/tasks/createTask.js';
-import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
-import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson } from '../output.js';
 
@@ -29,12 +26,11 @@ export function registerQueue(program: Command): void {
         const absolute = path.resolve(file);
         const source = readFileSync(absolute, 'utf8');
         const given = parsePairs(opts.input);
-        const scheduler = schedulerFor(rt);
-        const deps = runtimeTaskDeps(rt);
-        const parsed = parseTaskPlaybook(deps, source, file); // once for all the tasks
+        const scheduler = rt.scheduler;
+        const parsed = rt.tasks.parsePlaybook(source, file); // once for all the tasks
         const ids = rt.store.transaction(() =>
           Array.from({ length: Number(opts.count) }, (_, n) => {
-            const { task } = createTask(deps, {
+            const { task } = rt.tasks.create({
               source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file, parsed },
               requester: { kind: 'local' },
               unattended: 'a queued task',
@@ -55,21 +51,26 @@ export function registerQueue(program: Command): void {
     .option('--concurrency <n>', 'tasks at once (default: scheduler.concurrency in config.json, else 4)')
     .option('--json', 'print JSON')
     .action((opts: { concurrency?: string; json?: boolean }) =>
-      withRuntime(opts.json, async (rt) => {
-        const scheduler = schedulerFor(rt, opts.concurrency === undefined ? {} : { concurrency: Number(opts.concurrency) });
-        scheduler.queue.start();
-        await scheduler.queue.drain();
-        const counts = scheduler.queue.counts();
-        if (opts.json) return printJson(counts);
-        console.log(`queue: ${counts.done} done, ${counts.pending} pending, ${counts.running} running elsewhere`);
-      }),
+      withRuntime(
+        opts.json,
+        async (rt) => {
+          const scheduler = rt.scheduler;
+          scheduler.queue.start();
+          await scheduler.queue.drain();
+          const counts = scheduler.queue.counts();
+          if (opts.json) return printJson(counts);
+          console.log(`queue: ${counts.done} done, ${counts.pending} pending, ${counts.running} running elsewhere`);
+        },
+        'full',
+        opts.concurrency === undefined ? {} : { scheduler: { concurrency: Number(opts.concurrency) } },
+      ),
     );
   queue
     .command('status')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
       withRuntime(opts.json, (rt) => {
-        const counts = schedulerFor(rt).queue.counts();
+        const counts = rt.scheduler.queue.counts();
         if (opts.json) return printJson(counts);
         console.log(`queue: ${counts.pending} pending, ${counts.running} running, ${counts.done} done`);
       }),

@@ -2,10 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UncertainResolutionSchema, type Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { createTask } from '../../runtime/tasks/createTask.js';
-import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 import { openRuntime } from '../openRuntime.js';
 import { EXIT, parsePairs, printJson, reportError } from '../output.js';
 import { askApprovalsInteractively, showProgress } from '../terminal.js';
@@ -53,7 +51,7 @@ export function registerRun(program: Command): void {
     });
 }
 
-async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunOptions): Promise<number> {
+async function runCommand(rt: RuntimeCore, file: string | undefined, opts: RunOptions): Promise<number> {
   const given = parsePairs(opts.input);
   const interactive = opts.interactive !== false && Boolean(process.stdin.isTTY && process.stdout.isTTY) && !opts.json;
   const resolution = opts.onUncertain === undefined ? undefined : UncertainResolutionSchema.parse(opts.onUncertain);
@@ -98,14 +96,14 @@ async function runCommand(rt: AgentRuntime, file: string | undefined, opts: RunO
  * waiting for its approval with no owner, the database is closed, and the process exits 130
  * (interrupted) at once — the run's wait would otherwise keep it alive.
  */
-function stopAtPrompt(rt: AgentRuntime, taskId: string): never {
+function stopAtPrompt(rt: RuntimeCore, taskId: string): never {
   rt.store.tasks.release(taskId, process.pid);
   process.stderr.write(`\nStopped. The task waits for its approval; continue with: ${cliName()} run --resume ${taskId}\n`);
   rt.store.close();
   process.exit(130);
 }
 
-function createFromFile(rt: AgentRuntime, file: string, given: Record<string, string>, workspace?: string) {
+function createFromFile(rt: RuntimeCore, file: string, given: Record<string, string>, workspace?: string) {
   const absolute = path.resolve(file);
   let source: string;
   try {
@@ -113,7 +111,7 @@ function createFromFile(rt: AgentRuntime, file: string, given: Record<string, st
   } catch (error) {
     throw new AgentDeskError('not_found', `cannot read playbook ${file}: ${(error as Error).message}`);
   }
-  const { task, secrets } = createTask(runtimeTaskDeps(rt), {
+  const { task, secrets } = rt.tasks.create({
     source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file },
     requester: { kind: 'local' },
     inputs: given,
@@ -140,7 +138,7 @@ function secretsFor(task: Task, given: Record<string, string>): Record<string, s
   return secrets;
 }
 
-function report(rt: AgentRuntime, task: Task, json: boolean): number {
+function report(rt: RuntimeCore, task: Task, json: boolean): number {
   const steps = rt.engine.steps(task.id);
   const pending = rt.approvals.list({ taskId: task.id, status: 'pending' });
   if (json) {

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AcceptanceCheckSchema, ModelRefSchema, SandboxModeSchema, type AcceptanceCheck, type Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../../runtime/errors.js';
 import { pendingProposal, reviewChecks, waitsForReview } from '../../runtime/planning/llm/intentReview.js';
-import { createTask } from '../../runtime/tasks/createTask.js';
-import { runtimeTaskDeps } from '../../runtime/tasks/runtimeTasks.js';
 import { cliName } from '../cliName.js';
 
 /** The `run` flags of a goal task. */
@@ -39,7 +37,7 @@ export function readChecksFile(file: string): AcceptanceCheck[] {
 }
 
 /** Creates a goal task from `--goal`, `--model` and `--checks`. */
-export function createGoalTask(rt: AgentRuntime, flags: GoalFlags): string {
+export function createGoalTask(rt: RuntimeCore, flags: GoalFlags): string {
   const goal = flags.goal?.trim();
   if (!goal) throw new AgentDeskError('invalid_params', '--goal needs the text of the goal');
   if (flags.model !== undefined && !ModelRefSchema.safeParse(flags.model).success) {
@@ -49,7 +47,7 @@ export function createGoalTask(rt: AgentRuntime, flags: GoalFlags): string {
   const sandbox = flags.sandbox === undefined ? undefined : SandboxModeSchema.safeParse(flags.sandbox);
   if (sandbox && !sandbox.success)
     throw new AgentDeskError('invalid_params', `--sandbox expects desktop, auto or none, got "${flags.sandbox}"`);
-  const { task } = createTask(runtimeTaskDeps(rt), {
+  const { task } = rt.tasks.create({
     source: { kind: 'goal', goal, ...(flags.model !== undefined && { model: flags.model }), ...(checks && { checks }) },
     requester: { kind: 'local' },
     ...(flags.workspace !== undefined && { workspace: flags.workspace }),
@@ -59,7 +57,7 @@ export function createGoalTask(rt: AgentRuntime, flags: GoalFlags): string {
 }
 
 /** `--resume <id>` with `--checks` or `--accept-checks`: settles a pending review before the run. */
-export function applyReviewFlags(rt: AgentRuntime, task: Task, flags: GoalFlags): void {
+export function applyReviewFlags(rt: RuntimeCore, task: Task, flags: GoalFlags): void {
   if (task.plan.kind !== 'goal' || (flags.checks === undefined && !flags.acceptChecks)) return;
   if (flags.checks !== undefined) return void reviewChecks(rt, task.id, readChecksFile(flags.checks));
   const proposal = pendingProposal(rt, task);
@@ -71,7 +69,7 @@ export function applyReviewFlags(rt: AgentRuntime, task: Task, flags: GoalFlags)
  * After a run stopped for intent review: `--accept-checks` accepts the proposal and runs on;
  * otherwise the proposal is printed and the task left waiting.
  */
-export async function settleProposal(rt: AgentRuntime, task: Task, flags: GoalFlags, runAgain: () => Promise<Task>): Promise<Task> {
+export async function settleProposal(rt: RuntimeCore, task: Task, flags: GoalFlags, runAgain: () => Promise<Task>): Promise<Task> {
   if (!waitsForReview(task)) return task;
   const proposal = pendingProposal(rt, task);
   if (!proposal) return task;

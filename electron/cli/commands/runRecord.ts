@@ -1,14 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
 import { recordTask } from '../../runtime/planning/record/recordTask.js';
 
 /**
  * `run --record <out.yaml>`: saves the run as a replayable playbook when it succeeded. Notes go
  * to stderr so `--json` output stays one JSON document.
  */
-export function saveRecording(rt: AgentRuntime, task: Task, file: string): void {
+export function saveRecording(rt: RuntimeCore, task: Task, file: string): void {
   if (task.state !== 'succeeded') {
     process.stderr.write(`not recorded: task ${task.id} is ${task.state}\n`);
     return;

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { ALL_SCOPES, type MethodName } from '../../contract/index.js';
-import type { AgentRuntime } from '../../runtime/agentRuntime.js';
+import type { RuntimeHandle } from '../../runtime/core/runtimeCore.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { printJson } from '../output.js';
 
 /** The local user owns the data folder: the CLI calls with every scope, through the same method table. */
-export async function callLocal(rt: AgentRuntime, method: MethodName, params: unknown): Promise<unknown> {
+export async function callLocal(rt: RuntimeHandle, method: MethodName, params: unknown): Promise<unknown> {
   const response = await rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ALL_SCOPES, clientId: 'cli' });
   if ('error' in response && response.error) throw new AgentDeskError(response.error.code, response.error.message, response.error.details);
   return (response as { result: unknown }).result;

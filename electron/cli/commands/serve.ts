@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { connectConfiguredMcpServers } from '../../capabilities/mcp/mcpRuntimeParts.js';
+import { connectConfiguredMcpServers } from '../../capabilities/mcp/mcpModule.js';
 import { issuedTokenVerifier } from '../../capabilities/transports/bearerAuth.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
 import { ALL_SCOPES } from '../../contract/index.js';
-import { schedulerFor } from '../../runtime/scheduler/index.js';
 import { openRuntime } from '../openRuntime.js';
 import { reportError } from '../output.js';
 import { gatewayFilePath, gatewayTokenFor, writeGatewayFile } from '../gatewayToken.js';
@@ -24,11 +23,11 @@ export function registerServe(program: Command): void {
       const rt = openRuntime('full', { warmSandboxes: true });
       try {
         // Before the gateway answers, so its first tools.catalog already lists every server's tools.
-        await connectConfiguredMcpServers(rt);
-        const token = gatewayTokenFor(rt.options.home, opts.token);
-        const port = opts.port === undefined ? rt.options.config.gateway.port : Number(opts.port);
+        await connectConfiguredMcpServers(rt.mcp?.manager);
+        const token = gatewayTokenFor(rt.home, opts.token);
+        const port = opts.port === undefined ? rt.config.startup.gateway.port : Number(opts.port);
         const gateway = await startWsGateway({
-          host: opts.host ?? rt.options.config.gateway.host,
+          host: opts.host ?? rt.config.startup.gateway.host,
           port,
           token,
           dispatcher: rt.dispatcher,
@@ -40,10 +39,10 @@ export function registerServe(program: Command): void {
           // Tokens from `agent-desk tokens create` open connections with only their own scopes.
           tokens: issuedTokenVerifier(rt.tokens),
         });
-        const infoFile = gatewayFilePath(rt.options.home);
-        writeGatewayFile(rt.options.home, { url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid });
+        const infoFile = gatewayFilePath(rt.home);
+        writeGatewayFile(rt.home, { url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid });
         const recovered = rt.engine.recover();
-        schedulerFor(rt).start(); // cron jobs fire and queued tasks run while the gateway is up
+        rt.scheduler.start(); // cron jobs fire and queued tasks run while the gateway is up
         console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);
         console.log(`RPC: ${gateway.url} (bearer token in ${infoFile})`);
         // The token rides in the URL fragment, which browsers never send; print it only to a terminal, not to log files.

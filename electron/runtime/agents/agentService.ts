@@ -1,6 +1,6 @@
 import { AgentSpecSchema, type Agent, type AgentSpec } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
-import { isoAt, systemClock, type Clock } from '../clock.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
+import { isoAt, type Clock } from '../clock.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
 import { unknownProfile } from '../policy/taskPolicy.js';
 import { AgentRepo } from '../store/agentRepo.js';
@@ -10,9 +10,9 @@ export class AgentService {
   readonly repo: AgentRepo;
   private readonly clock: Clock;
 
-  constructor(private readonly rt: AgentRuntime) {
+  constructor(private readonly rt: Pick<RuntimeCore, 'store' | 'clock' | 'gate'>) {
     this.repo = new AgentRepo(rt.store.db);
-    this.clock = rt.options.clock ?? systemClock;
+    this.clock = rt.clock;
   }
 
   list(): Agent[] {

@@ -1,13 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AcceptanceCheckSchema, type Agent, type Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
-import { systemClock } from '../clock.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { PROPOSABLE_CHECK_TYPES } from '../planning/llm/intent.js';
-import { buildTask, type TaskRequester } from '../tasks/createTask.js';
-import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
+import type { TaskRequester } from '../tasks/createTask.js';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.js';
 import type { AgentService } from './agentService.js';
 import { agentChain, checkDelegation } from './delegation.js';
@@ -57,7 +55,7 @@ interface ChildOutcome {
 /** A model asks for the child: it holds no admin scope, so its playbook may start no services and carry no command check. */
 const MODEL_REQUESTER: TaskRequester = { kind: 'client', scopes: ['operator.read', 'operator.write'], method: 'agents.delegate' };
 
-function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
+function childSpec(rt: RuntimeCore, agent: Agent, child: ChildArgs): TaskSpec {
   // The child runs as its agent: the agent's tool allowlist, policy profile and budget govern its calls.
   const shared = {
     requester: MODEL_REQUESTER,
@@ -65,15 +63,15 @@ function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
     ...(agent.workspace !== undefined && { workspace: agent.workspace }),
   };
   if (child.goal !== undefined) {
-    return buildTask(runtimeTaskDeps(rt), {
+    return rt.tasks.build({
       ...shared,
       source: { kind: 'goal', goal: child.goal, ...(child.checks && { checks: child.checks }) },
       title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
     }).spec;
   }
-  const built = buildTask(runtimeTaskDeps(rt), {
+  const built = rt.tasks.build({
     ...shared,
-    source: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.options.home) },
+    source: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.home) },
     ...(child.inputs && { inputs: child.inputs }),
     unattended: 'a sub-agent',
     ...(child.title !== undefined && { title: child.title }),
@@ -87,8 +85,8 @@ function childSpec(rt: AgentRuntime, agent: Agent, child: ChildArgs): TaskSpec {
  * succeeded (its own acceptance checks passed). Children are found again by the call's
  * idempotency key, so a re-run after a crash waits for the same children instead of new ones.
  */
-export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<DelegateArgs> {
-  const clock = rt.options.clock ?? systemClock;
+export function delegateTool(rt: RuntimeCore, agents: AgentService): Tool<DelegateArgs> {
+  const clock = rt.clock;
 
   const startOrFind = (ctx: ToolContext, child: ChildArgs, index: number, chain: string[]): { taskId: string; agent: string } => {
     const callKey = `${ctx.idempotencyKey}#${index}`;
@@ -98,7 +96,7 @@ export function delegateTool(rt: AgentRuntime, agents: AgentService): Tool<Deleg
     const agent = agents.repo.get(child.agent);
     if (!agent) throw new ToolError(`no agent "${child.agent}" to delegate to; define it with agents.create`, false, 'not_found');
     return rt.store.transaction(() => {
-      const task = rt.engine.create(childSpec(rt, agent, child));
+      const task = rt.tasks.createBuilt(childSpec(rt, agent, child));
       rt.store.tasks.setParent(task.id, ctx.taskId);
       agents.repo.recordDelegation(
         { parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name },
@@ -192,7 +190,7 @@ function childTimeLimit(child: Task, timeoutMs: number): { ms: number; reason: s
   return { ms: timeoutMs, reason: `timed out after ${timeoutMs} ms` };
 }
 
-async function waitUntilIdle(rt: AgentRuntime, taskId: string): Promise<Task> {
+async function waitUntilIdle(rt: RuntimeCore, taskId: string): Promise<Task> {
   while (rt.engine.isRunningHere(taskId)) await new Promise((r) => setTimeout(r, 20));
   return rt.engine.get(taskId);
 }

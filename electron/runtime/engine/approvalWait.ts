@@ -4,13 +4,11 @@ import { AgentDeskError } from '../errors.js';
 import type { EffectHeldError } from '../policy/effects/heldEffects.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import type { EngineDeps } from './engineDeps.js';
+import type { RunControl, RunView } from './runView.js';
 import { stateReasons, stepError, stepErrors } from './stateReasons.js';
-import type { ExecutorHost } from './stepExecutor.js';
+import type { StepRecorder } from './stepRecorder.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
-
-/** Records a step in the executor's order (deferred trace writes ride along with it). */
-export type SaveStep = (step: Step, extra?: () => void) => Step;
 
 /** How an approval wait ended: run the call, let the planner read the denial, or stop the run. */
 export type ApprovalVerdict = 'approved' | 'denied' | 'stopped';
@@ -18,12 +16,13 @@ export type ApprovalVerdict = 'approved' | 'denied' | 'stopped';
 /**
  * Waits for the step's approval. A denial fails the task with the reason recorded, unless the
  * decision says `onDeny: continue` (model planners, playbook steps that opt in): then the step
- * is recorded denied and the task runs on (→ 'denied').
+ * is recorded denied and the task runs on (→ 'denied'). `recorder` is the executor's own, so
+ * writes it holds for the step land before the decision.
  */
 export async function awaitApproval(
   deps: EngineDeps,
-  host: ExecutorHost,
-  save: SaveStep,
+  run: RunView & RunControl,
+  recorder: StepRecorder,
   step: Step,
   decision: CallDecision,
 ): Promise<ApprovalVerdict> {
@@ -32,29 +31,35 @@ export async function awaitApproval(
     const approval = deps.approvals.get(id);
     if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
     if (approval.status === 'approved') {
-      if (host.task().state === 'waiting_approval') host.transition('running', stateReasons.approvedBy(approval.decidedBy));
+      if (run.task().state === 'waiting_approval') run.transition('running', stateReasons.approvedBy(approval.decidedBy));
       return 'approved';
     }
     if (approval.status === 'denied' && decision.onDeny === 'continue')
-      return deniedAndContinue(deps, host, save, step, approval.decisionReason);
+      return deniedAndContinue(deps, run, recorder, step, approval.decisionReason);
     if (approval.status === 'denied' || approval.status === 'cancelled') {
       const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
-      save({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
-      if (approval.status === 'denied') host.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
+      recorder.saveStep({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
+      if (approval.status === 'denied') run.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
       return 'stopped';
     }
-    if (host.honourControl() === 'stopped') return 'stopped';
-    if (host.task().state !== 'waiting_approval') host.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
-    if (host.detachOnApproval) return 'stopped';
-    await deps.approvals.changed(id, deps.pollMs, host.signal);
-    if (host.signal.aborted && host.honourControl() === 'stopped') return 'stopped';
+    if (run.honourControl() === 'stopped') return 'stopped';
+    if (run.task().state !== 'waiting_approval') run.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
+    if (run.detachOnApproval) return 'stopped';
+    await deps.approvals.changed(id, deps.pollMs, run.signal);
+    if (run.signal.aborted && run.honourControl() === 'stopped') return 'stopped';
   }
 }
 
 /** The planner reads the step's error as the tool's answer, in the words a person would use. */
-function deniedAndContinue(deps: EngineDeps, host: ExecutorHost, save: SaveStep, step: Step, reason: string | undefined): 'denied' {
-  save({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(deps.clock.now()) });
-  if (host.task().state === 'waiting_approval') host.transition('running', stateReasons.stepDeniedByUser(step, reason));
+function deniedAndContinue(
+  deps: EngineDeps,
+  run: RunView & RunControl,
+  recorder: StepRecorder,
+  step: Step,
+  reason: string | undefined,
+): 'denied' {
+  recorder.saveStep({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(deps.clock.now()) });
+  if (run.task().state === 'waiting_approval') run.transition('running', stateReasons.stepDeniedByUser(step, reason));
   return 'denied';
 }
 
@@ -63,7 +68,7 @@ function deniedAndContinue(deps: EngineDeps, host: ExecutorHost, save: SaveStep,
  * exactly them (method, URL, masked fields, marked screenshot); the caller runs it again with
  * them allowed once when approved.
  */
-export function holdForEffects(deps: EngineDeps, host: ExecutorHost, save: SaveStep, step: Step, held: EffectHeldError): Step {
+export function holdForEffects(deps: EngineDeps, run: RunControl, recorder: StepRecorder, step: Step, held: EffectHeldError): Step {
   const policy = held.decision();
   const approval = deps.approvals.prepare({
     taskId: step.taskId,
@@ -76,11 +81,11 @@ export function holdForEffects(deps: EngineDeps, host: ExecutorHost, save: SaveS
   });
   const approvalId = approval.approval.id;
   const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };
-  save(waiting, () => {
-    host.trace('step.policy', { ...policy, approvalId }, step.id);
+  recorder.saveStep(waiting, () => {
+    recorder.trace('step.policy', { ...policy, approvalId }, step.id);
     approval.persist(); // in the run's queue, after what happened before it
   });
   approval.announce();
-  host.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
+  run.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
   return waiting;
 }

@@ -1,7 +1,9 @@
 import type { Step } from '../../contract/index.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import type { EngineDeps } from './engineDeps.js';
-import { StepExecutor, type ExecutorHost, type StepOutcome } from './stepExecutor.js';
+import type { RunControl, RunView } from './runView.js';
+import { StepExecutor, type StepOutcome } from './stepExecutor.js';
+import type { StepRecorder } from './stepRecorder.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 type BatchDecision = Extract<PlannerDecision, { type: 'batch' }>;
@@ -18,16 +20,21 @@ export interface BatchResult {
  * the model still reads the results in its order). A write, an approval or a resumed position
  * anywhere in the batch → one after another, stopping at the first call that stops the task.
  */
-export async function executeBatch(deps: EngineDeps, host: ExecutorHost, batch: BatchDecision): Promise<BatchResult[]> {
+export async function executeBatch(
+  deps: EngineDeps,
+  run: RunView & RunControl,
+  recorder: StepRecorder,
+  batch: BatchDecision,
+): Promise<BatchResult[]> {
   // The model call that chose the batch is charged to its first step, as for a single call.
   const calls = batch.calls.map((call, i) => (i === 0 && batch.usage ? { ...call, usage: batch.usage } : call));
-  if (runsConcurrently(deps, host, calls)) {
-    const outcomes = await Promise.all(calls.map((decision) => new StepExecutor(deps, host).execute(decision)));
+  if (runsConcurrently(deps, run, calls)) {
+    const outcomes = await Promise.all(calls.map((decision) => new StepExecutor(deps, run, recorder).execute(decision)));
     return calls.map((decision, i) => ({ decision, outcome: outcomes[i]! }));
   }
   const results: BatchResult[] = [];
   for (const decision of calls) {
-    const outcome = await new StepExecutor(deps, host).execute(decision);
+    const outcome = await new StepExecutor(deps, run, recorder).execute(decision);
     results.push({ decision, outcome });
     if (outcome.kind === 'stop') break;
   }
@@ -35,11 +42,11 @@ export async function executeBatch(deps: EngineDeps, host: ExecutorHost, batch: 
 }
 
 /** Concurrency is for calls that cannot affect each other: read-only, no approval (or provider flag), fresh positions. */
-function runsConcurrently(deps: EngineDeps, host: ExecutorHost, calls: readonly CallDecision[]): boolean {
+function runsConcurrently(deps: EngineDeps, run: RunView, calls: readonly CallDecision[]): boolean {
   if (calls.length < 2) return false;
-  const task = host.task();
+  const task = run.task();
   return calls.every((decision) => {
-    if (host.steps().latest(decision.index) !== undefined || decision.safetyChecks?.length) return false;
+    if (run.latestStep(decision.index) !== undefined || decision.safetyChecks?.length) return false;
     let primary;
     try {
       primary = deps.router.plan({
@@ -54,7 +61,7 @@ function runsConcurrently(deps: EngineDeps, host: ExecutorHost, calls: readonly 
     if (!primary || deps.hooks?.has('PreToolUse', primary.tool.name)) return false; // a hook may ask: one at a time
     const classification = primary.tool.classify(primary.args, { workspace: task.workspace });
     if (!classification.readOnly) return false;
-    const policy = deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification, networkAllow: host.networkAllow() });
+    const policy = deps.gate.decide({ taskId: task.id, tool: primary.tool.name, classification, networkAllow: run.networkAllow() });
     return policy.effect === 'allow';
   });
 }

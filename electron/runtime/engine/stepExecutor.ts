@@ -1,4 +1,4 @@
-import type { Step, Task, TaskState, ToolProgress, TraceEventType } from '../../contract/index.js';
+import type { Step, ToolProgress } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { digestOf, quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
@@ -12,50 +12,39 @@ import type { ToolHookVerdict } from '../hooks/hooks.js';
 import { tightenWithHook } from '../hooks/tighten.js';
 import { extend } from '../extend.js';
 import type { EngineDeps } from './engineDeps.js';
-import type { StepLog } from './stepLog.js';
+import type { RunControl, RunView } from './runView.js';
+import type { StepRecorder } from './stepRecorder.js';
+import { StepWrites } from './stepWrites.js';
 import { previewWithSafetyChecks, withSafetyChecks } from './safetyChecks.js';
 import { askUser } from './askUser.js';
 import { awaitApproval, holdForEffects } from './approvalWait.js';
 import { deniedGoesBack, nextStepRecord, stepStartedData, withFallbackAttempt } from './stepRecord.js';
 import type { QuestionInput } from './userQuestions.js';
-import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stateReasons.js';
+import { stateReasons, stepError, stepErrors } from './stateReasons.js';
 
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 
 /** What happened to one planned call. */
 export type StepOutcome = { kind: 'completed'; step: Step } | { kind: 'retry' } | { kind: 'stop' };
 
-/** The slice of the task run a step executor may touch. */
-export interface ExecutorHost {
-  task(): Task;
-  steps(): StepLog;
-  signal: AbortSignal;
-  detachOnApproval: boolean;
-  /** Extra hosts external_http may reach for this run (the playbook's own services). */
-  networkAllow(): string[];
-  transition(to: TaskState, reason: AnyStateReason): void;
-  fail(reason: AnyStateReason): unknown;
-  honourControl(): 'stopped' | 'go';
-  /** `lazy` lets a completed read-only step share a later commit. */
-  saveStep(step: Step, extra?: () => void, lazy?: boolean): Step;
-  countStep(): void;
-  trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void;
-}
-
-/** Gates, routes, executes and records one planned call, exactly once per idempotency key. */
+/**
+ * Gates, routes, executes and records one planned call, exactly once per idempotency key. It
+ * reads and steers its run through `run` (RunView & RunControl) and writes through a
+ * StepRecorder; one executor runs one call at a time (a concurrent batch gives each call its own).
+ */
 export class StepExecutor {
-  /** Trace writes that ride along with the next step write. */
-  private deferred: (() => void)[] = [];
-  /** The start event of a read-only call, merged into its completion event when it succeeds. */
-  private deferredStart: Record<string, unknown> | undefined;
+  private readonly writes: StepWrites;
 
   constructor(
     private readonly deps: EngineDeps,
-    private readonly host: ExecutorHost,
-  ) {}
+    private readonly run: RunView & RunControl,
+    recorder: StepRecorder,
+  ) {
+    this.writes = new StepWrites(recorder);
+  }
 
   async execute(decision: CallDecision): Promise<StepOutcome> {
-    const existing = this.latestAt(decision.index);
+    const existing = this.run.latestStep(decision.index);
     let candidates: RouteCandidate[];
     let skipped;
     try {
@@ -63,7 +52,7 @@ export class StepExecutor {
         ...(decision.tool !== undefined && { tool: decision.tool }),
         ...(decision.capability !== undefined && { capability: decision.capability }),
         args: decision.args,
-        task: this.host.task(), // fallbacks only among tools the task's agent may use
+        task: this.run.task(), // fallbacks only among tools the task's agent may use
       }));
     } catch (error) {
       return this.failUnroutable(decision, existing, error);
@@ -85,14 +74,14 @@ export class StepExecutor {
     const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
     if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
-    return this.run(step, candidates, decision, true);
+    return this.runStep(step, candidates, decision, true);
   }
 
   // ---- gate -----------------------------------------------------------------------------------
 
   /** A `${secret:…}` that may not go where the call sends fails the call first: nobody is asked to approve a call that cannot run. */
   private refusedSecretRefs(decision: CallDecision, primary: RouteCandidate, previous: Step | undefined): Promise<StepOutcome> | undefined {
-    const task = this.host.task();
+    const task = this.run.task();
     try {
       resolveSecretRefs(primary.tool, primary.args, {
         workspace: task.workspace,
@@ -120,7 +109,7 @@ export class StepExecutor {
   private async preToolHook(candidate: RouteCandidate, decision: CallDecision): Promise<ToolHookVerdict | undefined> {
     const hooks = this.deps.hooks;
     if (!hooks?.has('PreToolUse', candidate.tool.name)) return undefined;
-    return hooks.preToolUse(this.host.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
+    return hooks.preToolUse(this.run.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
   }
 
   private gateNewStep(
@@ -130,13 +119,13 @@ export class StepExecutor {
     previous: Step | undefined,
     hook?: ToolHookVerdict,
   ): Step {
-    const task = this.host.task();
+    const task = this.run.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
     const decided = this.deps.gate.decide({
       taskId: task.id,
       tool: primary.tool.name,
       classification: cls,
-      networkAllow: this.host.networkAllow(),
+      networkAllow: this.run.networkAllow(),
     });
     const policy = tightenWithHook(withSafetyChecks(decided, decision.safetyChecks), hook);
     const now = isoAt(this.deps.clock.now());
@@ -156,11 +145,11 @@ export class StepExecutor {
         step,
         stepError(byHook ? stepErrors.deniedByHook(policy.reason) : stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)),
       );
-      this.save(step, () => this.host.trace('step.policy', { ...policy }, step.id));
+      this.writes.saveStep(step, () => this.writes.trace('step.policy', { ...policy }, step.id));
       const why = byHook
         ? stateReasons.stepDeniedByHook(step, policy.reason)
         : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
-      if (!deniedGoesBack(step, decision)) this.host.fail(why);
+      if (!deniedGoesBack(step, decision)) this.run.fail(why);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -175,12 +164,12 @@ export class StepExecutor {
         preview: previewWithSafetyChecks(cls.preview, decision.safetyChecks),
       });
       step.approvalId = approval.approval.id;
-      this.save(step, () => {
-        this.host.trace('step.policy', { ...policy, approvalId: approval.approval.id }, step.id);
+      this.writes.saveStep(step, () => {
+        this.writes.trace('step.policy', { ...policy, approvalId: approval.approval.id }, step.id);
         approval.persist();
       });
       approval.announce();
-      this.host.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
+      this.run.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
       return step;
     }
     return step; // the allow decision is traced with the `started` write (one commit)
@@ -192,18 +181,16 @@ export class StepExecutor {
     all: RouteCandidate[],
     decision: CallDecision,
   ): Promise<StepOutcome> {
-    const verdict = await awaitApproval(this.deps, this.host, this.saveInOrder, step, decision);
+    const verdict = await awaitApproval(this.deps, this.run, this.writes, step, decision);
     if (verdict === 'denied') return { kind: 'retry' }; // the planner reads the denial and goes on
     if (verdict !== 'approved') return { kind: 'stop' };
     const onlyApproved = all.filter((c) => c === primary);
-    return this.run({ ...step, status: 'started' }, onlyApproved, decision);
+    return this.runStep({ ...step, status: 'started' }, onlyApproved, decision);
   }
-
-  private readonly saveInOrder = (step: Step, extra?: () => void): Step => this.save(step, extra);
 
   private async resume(existing: Step, same: RouteCandidate, all: RouteCandidate[], decision: CallDecision): Promise<StepOutcome> {
     if (existing.status === 'waiting_approval') return this.awaitApprovalThenRun(existing, same, all, decision);
-    this.host.trace(
+    this.writes.trace(
       'step.started',
       {
         index: existing.index,
@@ -216,12 +203,12 @@ export class StepExecutor {
       },
       existing.id,
     );
-    return this.run(existing, [same], decision);
+    return this.runStep(existing, [same], decision);
   }
 
   // ---- execute ----------------------------------------------------------------------------
 
-  private run(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
+  private runStep(step: Step, candidates: RouteCandidate[], decision: CallDecision, tracePolicy = false): Promise<StepOutcome> {
     const runAll = () => this.runCandidates(step, candidates, decision, tracePolicy);
     const scope = this.deps.toolScope;
     const tier = candidates[0]?.tool.tier ?? 'api';
@@ -234,21 +221,18 @@ export class StepExecutor {
     decision: CallDecision,
     tracePolicy: boolean,
   ): Promise<StepOutcome> {
-    const task = this.host.task();
+    const task = this.run.task();
     const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
     let current = step;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
       const startedAt = this.deps.clock.now();
       current = { ...current, tool: candidate.tool.name, args: candidate.args, status: 'started', startedAt: isoAt(startedAt) };
-      const traced = current;
-      const trace = () => this.traceStarted(traced, candidate, tracePolicy && i === 0);
       // Side effects are recorded `started` before they run; a read-only call has nothing to
       // protect, so its start is written together with its result (one commit instead of two).
-      if (current.readOnly) {
-        this.deferred.push(trace);
-        this.deferredStart = stepStartedData(current, candidate, tracePolicy && i === 0);
-      } else this.save(current, trace);
+      const withPolicy = tracePolicy && i === 0;
+      if (current.readOnly) this.writes.holdStart(current.id, stepStartedData(current, candidate, withPolicy));
+      else this.saveStarted(current, candidate, withPolicy);
       try {
         // `${secret:name}` becomes its value only here, only toward its bound hosts; never stored so.
         const args = resolveSecretRefs(candidate.tool, candidate.args, {
@@ -261,19 +245,19 @@ export class StepExecutor {
           stepId: current.id,
           idempotencyKey: current.idempotencyKey,
           workspace: task.workspace,
-          signal: this.host.signal,
+          signal: this.run.signal,
           ...(approved && { approved }),
           progress: (p) => this.progressed(current, p),
           ...(this.deps.questions && {
             askUser: (q: QuestionInput) => {
-              this.writeDeferredStart();
-              return askUser(this.deps, this.host, current, q);
+              this.writes.writeHeldStarts();
+              return askUser(this.deps, this.run, this.writes, current, q);
             },
           }),
         });
         return this.completed(current, output, startedAt, decision);
       } catch (error) {
-        if (this.host.signal.aborted) return this.interrupted(current, startedAt);
+        if (this.run.signal.aborted) return this.interrupted(current, startedAt);
         if (error instanceof EffectHeldError) return this.effectHeld(current, error, candidate, decision);
         const message = error instanceof Error ? error.message : String(error);
         const safeToRepeat = current.readOnly || current.idempotent;
@@ -295,24 +279,15 @@ export class StepExecutor {
 
   /** Held page requests: ask for exactly them and, approved, run again with them allowed once. */
   private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
-    const waiting = holdForEffects(this.deps, this.host, this.saveInOrder, step, held);
+    const waiting = holdForEffects(this.deps, this.run, this.writes, step, held);
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
   /** A running call reported progress: trace it and show it on the live step. */
   private progressed(step: Step, progress: ToolProgress): void {
-    this.writeDeferredStart();
-    this.host.trace('tool.progress', { index: step.index, tool: step.tool, ...progress }, step.id);
+    this.writes.writeHeldStarts(); // mid-call events come after the call's start
+    this.writes.trace('tool.progress', { index: step.index, tool: step.tool, ...progress }, step.id);
     this.deps.emit('task.step', this.deps.redactor.value({ ...step, progress }));
-  }
-
-  /** A read-only call's start is normally written with its result; mid-call events must come after it. */
-  private writeDeferredStart(): void {
-    if (!this.deferredStart) return;
-    const pending = this.deferred;
-    this.deferred = [];
-    this.deferredStart = undefined;
-    for (const write of pending) write();
   }
 
   /**
@@ -323,10 +298,10 @@ export class StepExecutor {
   private uncertain(step: Step, message: string, startedAt: number): StepOutcome {
     const end = this.deps.clock.now();
     const error = `${message}; the effect may or may not have happened`;
-    this.save({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
-      this.host.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
+    this.writes.saveStep({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+      this.writes.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
     );
-    this.host.transition('waiting_user', stateReasons.stepUncertain(step, message));
+    this.run.transition('waiting_user', stateReasons.stepUncertain(step, message));
     return { kind: 'stop' };
   }
 
@@ -342,29 +317,17 @@ export class StepExecutor {
     const safe = step.readOnly || step.idempotent;
     const coded = stepError(safe ? stepErrors.abortedCancelled() : stepErrors.abortedUncertain());
     const error = coded.error;
-    this.save({ ...step, status: safe ? 'failed' : 'uncertain', ...coded, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
-      this.host.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
+    this.writes.saveStep(
+      { ...step, status: safe ? 'failed' : 'uncertain', ...coded, endedAt: isoAt(end), durationMs: end - startedAt },
+      () => this.writes.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
     );
-    this.host.honourControl();
+    this.run.honourControl();
     return { kind: 'stop' };
   }
 
-  private save(step: Step, extra?: () => void, lazy = false): Step {
-    const pending = this.deferred;
-    this.deferred = [];
-    this.deferredStart = undefined;
-    return this.host.saveStep(
-      step,
-      () => {
-        for (const write of pending) write();
-        extra?.();
-      },
-      lazy,
-    );
-  }
-
-  private traceStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
-    this.host.trace('step.started', stepStartedData(step, candidate, withPolicy), step.id);
+  /** A side effect's `started` record, written (with its trace) before the call runs. */
+  private saveStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
+    this.writes.saveStep(step, () => this.writes.trace('step.started', stepStartedData(step, candidate, withPolicy), step.id));
   }
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
@@ -379,14 +342,12 @@ export class StepExecutor {
     const failures = checkExpectations(output, decision.expect);
     if (failures.length > 0) return this.failed(done, `expectation failed: ${failures.join('; ')}`, startedAt, decision, step.idempotent);
     // A read-only call's start was never written on its own: one event tells both halves.
-    const start = this.deferredStart;
-    if (start) this.deferred = [];
-    this.deferredStart = undefined;
-    this.host.countStep();
-    this.save(
+    const start = this.writes.takeHeldStart();
+    this.run.countStep();
+    this.writes.saveStep(
       done,
       () => {
-        this.host.trace(
+        this.writes.trace(
           'step.completed',
           extend(start ?? {}, {
             index: step.index,
@@ -401,46 +362,46 @@ export class StepExecutor {
       },
       step.readOnly,
     );
-    if (this.deps.hooks?.has('PostToolUse', step.tool)) await this.deps.hooks.postToolUse(this.host.task(), done);
+    if (this.deps.hooks?.has('PostToolUse', step.tool)) await this.deps.hooks.postToolUse(this.run.task(), done);
     return { kind: 'completed', step: done };
   }
 
   private async failed(step: Step, error: string, startedAt: number, decision: CallDecision, canRetry: boolean): Promise<StepOutcome> {
     const end = this.deps.clock.now();
     const failed: Step = extend(step, { status: 'failed' as const, error, endedAt: isoAt(end), durationMs: end - startedAt });
-    this.host.countStep();
-    this.save(failed, () => {
-      this.host.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
+    this.run.countStep();
+    this.writes.saveStep(failed, () => {
+      this.writes.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
     if (decision.continueOnError) return { kind: 'retry' }; // the planner reads the failure and decides
-    this.host.fail(stateReasons.stepFailed(step, error));
+    this.run.fail(stateReasons.stepFailed(step, error));
     return { kind: 'stop' };
   }
 
   private async retryLater(step: Step): Promise<StepOutcome> {
-    this.host.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
-    await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.host.signal).catch(() => undefined);
-    if (this.host.honourControl() === 'stopped') return { kind: 'stop' };
-    this.host.transition('running', stateReasons.retrying());
+    this.run.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
+    await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.run.signal).catch(() => undefined);
+    if (this.run.honourControl() === 'stopped') return { kind: 'stop' };
+    this.run.transition('running', stateReasons.retrying());
     return { kind: 'retry' };
   }
 
   /** A fallback tool runs only if the gate and its PreToolUse hooks allow it outright (an approval covered the first tool only). */
   private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
-    const task = this.host.task();
+    const task = this.run.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
     const gate = this.deps.gate.decide({
       taskId: task.id,
       tool: candidate.tool.name,
       classification: cls,
-      networkAllow: this.host.networkAllow(),
+      networkAllow: this.run.networkAllow(),
     });
     return gate.effect === 'allow' && (await this.preToolHook(candidate, decision)) === undefined;
   }
 
   private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
-    const task = this.host.task();
+    const task = this.run.task();
     const message = error instanceof Error ? error.message : String(error);
     const now = isoAt(this.deps.clock.now());
     const step = nextStepRecord(task.id, decision, previous, {
@@ -453,10 +414,10 @@ export class StepExecutor {
       startedAt: now,
       endedAt: now,
     });
-    this.save(step, () => this.host.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
+    this.writes.saveStep(step, () => this.writes.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
-    this.host.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
+    this.run.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
     return { kind: 'stop' };
   }
 
@@ -469,13 +430,9 @@ export class StepExecutor {
     const coded = stepError(stepErrors.superseded());
     const error = coded.error;
     const approvalId = step.approvalId;
-    this.save({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
+    this.writes.saveStep({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
       if (approvalId) this.deps.approvals.cancel(approvalId, 'runtime (arguments changed)');
-      this.host.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
+      this.writes.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
     });
-  }
-
-  private latestAt(index: number): Step | undefined {
-    return this.host.steps().latest(index);
   }
 }

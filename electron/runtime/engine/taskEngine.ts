@@ -16,6 +16,7 @@ import { isoAt } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import { emptyUsage } from './budgets.js';
 import type { EngineDeps } from './engineDeps.js';
+import { LocalRuns } from './localRuns.js';
 import type { TaskPlan } from './ports.js';
 import { isTerminal } from './stateMachine.js';
 import { TaskRun, type RunOptions } from './taskRun.js';
@@ -42,13 +43,14 @@ export interface TaskSpec {
 
 /** Creates, runs, pauses, resumes and cancels tasks; recovers interrupted ones at start-up. */
 export class TaskEngine {
-  private readonly runs = new Map<string, TaskRun>();
   /** Plans built at creation, reused by the first run (parsing a big playbook twice is wasted work). */
   private readonly plans = new Map<string, TaskPlan>();
 
   constructor(
     private readonly deps: EngineDeps,
     private readonly workspacesDir: string,
+    /** The runs of this process; made first when parts the engine is built with ask about them. */
+    private readonly runs: LocalRuns = new LocalRuns(),
   ) {}
 
   /** Validates the plan and records a queued task (nothing runs yet). */
@@ -106,32 +108,27 @@ export class TaskEngine {
     const plan = this.plans.get(taskId);
     this.plans.delete(taskId);
     const run = new TaskRun(this.deps, taskId, options, plan);
-    this.runs.set(taskId, run);
+    this.runs.add(taskId, run);
     try {
       return await run.run();
     } finally {
-      this.runs.delete(taskId);
+      this.runs.remove(taskId);
     }
   }
 
   /** Starts a run in the background (gateway use); errors end up in the task state. */
   start(taskId: string, options: RunOptions = {}): void {
-    if (this.runs.has(taskId)) return;
+    if (this.runs.isRunningHere(taskId)) return;
     void this.run(taskId, options).catch(() => undefined);
   }
 
   isRunningHere(taskId: string): boolean {
-    return this.runs.has(taskId);
+    return this.runs.isRunningHere(taskId);
   }
 
-  /**
-   * A write about a task (e.g. its `model.call` trace event), joined to the run's next commit when
-   * the task runs in this process, so a per-step record costs no commit of its own; else at once.
-   */
+  /** A write about a task, joined to its run's next commit when it runs here (see LocalRuns). */
   writeWithRun(taskId: string, write: () => void, lazy = true): void {
-    const run = this.runs.get(taskId);
-    if (run) run.commitWrite(write, lazy);
-    else write();
+    this.runs.writeWithRun(taskId, write, lazy);
   }
 
   get(taskId: string): Task {
@@ -158,7 +155,7 @@ export class TaskEngine {
     if (task.state === 'paused') return task;
     this.deps.store.tasks.requestControl(taskId, 'pause', 'paused by the user');
     this.runs.get(taskId)?.notifyControl();
-    if (!this.runs.has(taskId) && !this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
+    if (!this.runs.isRunningHere(taskId) && !this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
     return task;
   }
 

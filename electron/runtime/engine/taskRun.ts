@@ -1,4 +1,4 @@
-import type { Step, Task, TaskState, UncertainResolution, Usage } from '../../contract/index.js';
+import type { Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
@@ -9,9 +9,11 @@ import type { EngineDeps } from './engineDeps.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
 import { completedSteps, executeBatch } from './batch.js';
+import type { RunControl, RunView } from './runView.js';
 import { assertTransition, isTerminal } from './stateMachine.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
+import type { StepRecorder } from './stepRecorder.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
 import { extend } from '../extend.js';
@@ -41,11 +43,15 @@ export class TaskRun {
   private steps = new StepLog();
   private plan!: TaskPlan;
   private services: RunningServices | undefined;
+  /** The hosts of `services`, which external_http may reach for this run. */
+  private serviceHosts: readonly string[] = [];
   private readonly loop: LoopDetector;
   private controlCheckedAt = -Infinity;
   private controlRequested = false;
   private readonly commits: CommitQueue;
   private readonly meter: UsageMeter;
+  /** What the step executor writes, over `commits`. */
+  private readonly recorder: StepRecorder;
   /** Aborts the planner's in-flight call (a model request) on pause or cancel. */
   private planning: AbortController | undefined;
 
@@ -58,6 +64,11 @@ export class TaskRun {
     this.loop = new LoopDetector(deps.loopThreshold);
     this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(fn));
     this.meter = new UsageMeter(deps.clock, (usage, at) => this.write(() => deps.store.tasks.setUsage(taskId, usage, at), true));
+    this.recorder = {
+      saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
+      trace: (type, data, stepId) => this.trace(type, data, stepId),
+      commit: this.commitWrite,
+    };
   }
 
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
@@ -132,8 +143,8 @@ export class TaskRun {
   }
 
   private async drive(): Promise<void> {
-    const host = this.executorHost();
-    const executor = new StepExecutor(this.deps, host);
+    const run = this.runView();
+    const executor = new StepExecutor(this.deps, run, this.recorder);
     for (;;) {
       if (this.honourControl() === 'stopped') return;
       const over = exhaustedBudget(this.task.budget, this.usageNow());
@@ -148,7 +159,7 @@ export class TaskRun {
       if (decision.type === 'fail') return void this.fail(stateReasons.plannerGaveUp(decision.reason));
       if (decision.type === 'wait') return void this.transition('waiting_user', stateReasons.plannerWaits(decision.reason));
       if (decision.type === 'batch') {
-        const results = await executeBatch(this.deps, host, decision);
+        const results = await executeBatch(this.deps, run, this.recorder, decision);
         if (results.some((r) => r.outcome.kind === 'stop')) return;
         if (completedSteps(results).some(({ decision: d, step }) => this.detectLoop(d, step))) return;
         continue;
@@ -288,7 +299,7 @@ export class TaskRun {
       task: this.task,
     });
     // URL checks may reach the same hosts as the task's tools: its playbook's own services.
-    const networkAllow = Object.values(this.services?.urls ?? {}).map((url) => new URL(url).host);
+    const networkAllow = this.serviceHosts;
     const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal, networkAllow });
     for (const r of results) this.trace('check.result', { ...r });
     this.deps.store.tasks.setChecks(this.taskId, results, isoAt(this.deps.clock.now()));
@@ -306,22 +317,19 @@ export class TaskRun {
     return looped;
   }
 
-  // ---- helpers shared with the step executor ----------------------------------------------
+  // ---- what the step executor sees of the run (built once per run) --------------------------
 
-  private executorHost() {
+  private runView(): RunView & RunControl {
     return {
       task: () => this.task,
-      steps: () => this.steps,
+      latestStep: (index) => this.steps.latest(index),
       signal: this.abort.signal,
+      networkAllow: () => this.serviceHosts,
       detachOnApproval: this.options.detachOnApproval ?? false,
-      networkAllow: () => Object.values(this.services?.urls ?? {}).map((url) => new URL(url).host),
-      transition: (to: TaskState, reason: AnyStateReason) => this.transition(to, reason),
-      fail: (reason: AnyStateReason) => this.fail(reason),
+      transition: (to, why) => this.transition(to, why),
+      fail: (why) => void this.fail(why),
       honourControl: () => this.honourControl(),
-      saveStep: (step: Step, extra?: () => void, lazy?: boolean) => this.saveStep(step, extra, lazy),
       countStep: () => this.meter.countStep(),
-      trace: (type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string) =>
-        this.trace(type, data, stepId),
     };
   }
 
@@ -344,7 +352,7 @@ export class TaskRun {
     return this.meter.now();
   }
 
-  private trace(type: Parameters<EngineDeps['trace']['append']>[1], data: Record<string, unknown>, stepId?: string): void {
+  private trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void {
     this.write(() => void this.deps.trace.append(this.taskId, type, data, stepId));
   }
 
@@ -402,6 +410,7 @@ export class TaskRun {
       workspace: this.task.workspace,
       ports,
     });
+    this.serviceHosts = Object.values(this.services.urls).map((url) => new URL(url).host);
     this.trace('service.started', { services: this.services.urls });
   }
 }

@@ -1,15 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigSchema, type Task } from '../../contract/index.js';
-import { AgentRuntime } from '../agentRuntime.js';
+import type { Task } from '../../contract/index.js';
+import type { RuntimeCore, RuntimeHandle } from '../core/runtimeCore.js';
 import { systemClock } from '../clock.js';
 import { AgentDeskError } from '../errors.js';
 import type { PriceTable } from '../models/pricing.js';
 import { createProvider } from '../models/providerFactory.js';
 import { ScriptedProvider } from '../models/scriptedProvider.js';
 import type { ModelProvider } from '../models/types.js';
-import { withLlmGoals } from '../planning/llm/goalPlans.js';
+import type { InProcessModel } from '../planning/llm/goalsModule.js';
 import type { LlmPlanner } from '../planning/llm/llmPlanner.js';
 import { toWireName } from '../planning/llm/toolCatalog.js';
 import { summarize, type EvalReport, type EvalTaskResult } from './evalReport.js';
@@ -20,42 +20,38 @@ import { loadSuite } from './loadSuite.js';
 /** Approval rounds before an eval task counts as stuck. */
 const MAX_APPROVAL_ROUNDS = 20;
 
+/**
+ * Opens the product's runtime over a data folder, its goal tasks planned by the given
+ * in-process model (the CLI passes `openRuntime`): the eval runs the assembly that ships.
+ */
+export type OpenEvalRuntime = (home: string, model: InProcessModel) => RuntimeHandle;
+
 /** Runs every task of a suite folder, each in its own fresh runtime and SQLite file. */
-export async function runEvalSuite(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<EvalReport> {
+export async function runEvalSuite(dir: string, open: OpenEvalRuntime, env: NodeJS.ProcessEnv = process.env): Promise<EvalReport> {
   const { suite, tasks } = loadSuite(dir);
   const results: EvalTaskResult[] = [];
-  for (const task of tasks) results.push(await runEvalTask(task, suite.prices, env));
+  for (const task of tasks) results.push(await runEvalTask(task, suite.prices, open, env));
   return summarize(suite.name, results);
 }
 
 /** Runs one eval task to its end, answering approvals as the task says. */
-export async function runEvalTask(spec: EvalTask, prices: PriceTable, env: NodeJS.ProcessEnv = process.env): Promise<EvalTaskResult> {
+export async function runEvalTask(
+  spec: EvalTask,
+  prices: PriceTable,
+  open: OpenEvalRuntime,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<EvalTaskResult> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'agent-desk-eval-'));
-  let cachedPromptTokens = 0;
+  // The suite's prices as a user sets them: in the data folder's config.json.
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ models: { prices } }, null, 2));
   let planner: LlmPlanner | undefined;
   const provider = providerFor(spec, env);
-  let runtime: AgentRuntime | undefined;
-  runtime = new AgentRuntime({
-    home,
-    config: ConfigSchema.parse({}),
-    pollMs: 20,
-    retryBackoffMs: 5,
-    plans: withLlmGoals({
-      registry: () => runtime!.registry,
-      redactor: () => runtime!.redactor,
-      provider: () => provider,
-      acceptance: () => spec.acceptance,
-      prices,
-      onPlanner: (_task, p) => (planner = p),
-      onModelCall: (call) => (cachedPromptTokens += call.usage.cachedInputTokens),
-    }),
-  });
-  const rt = runtime;
+  const rt = open(home, { provider: () => provider, onPlanner: (_task, p) => (planner = p) });
   try {
-    const created = rt.engine.create({
+    const { task: created } = rt.tasks.create({
+      source: { kind: 'goal', goal: spec.goal, checks: spec.acceptance },
+      requester: { kind: 'local' },
       title: spec.name,
-      plan: { kind: 'goal', goal: spec.goal },
-      inputs: {},
       ...(spec.budget && { budget: spec.budget }),
     });
     writeFiles(created.workspace, spec.files);
@@ -67,7 +63,7 @@ export async function runEvalTask(spec: EvalTask, prices: PriceTable, env: NodeJ
       task = await rt.engine.run(task.id, { detachOnApproval: true });
     }
     return resultOf(spec, task, rt, {
-      cachedPromptTokens,
+      cachedPromptTokens: cachedTokensOf(rt, task.id),
       malformed: planner ? sumValues(planner.malformed) : 0,
       cacheHits: planner?.cacheHits ?? 0,
     });
@@ -77,10 +73,20 @@ export async function runEvalTask(spec: EvalTask, prices: PriceTable, env: NodeJ
   }
 }
 
+/** Cached prompt tokens, from the task's own `model.call` records. */
+function cachedTokensOf(rt: RuntimeCore, taskId: string): number {
+  let total = 0;
+  for (let after = 0, page = rt.store.trace.page(taskId, 0, 500); page.length > 0; page = rt.store.trace.page(taskId, after, 500)) {
+    for (const event of page) if (event.type === 'model.call') total += Number(event.data.tokensCached ?? 0);
+    after = page[page.length - 1]!.seq;
+  }
+  return total;
+}
+
 function resultOf(
   spec: EvalTask,
   task: Task,
-  rt: AgentRuntime,
+  rt: RuntimeCore,
   extra: { cachedPromptTokens: number; malformed: number; cacheHits: number },
 ): EvalTaskResult {
   const failureType = failureTypeOf(task, rt.store.steps.forTask(task.id).filter((s) => s.status === 'denied').length);

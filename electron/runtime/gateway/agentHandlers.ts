@@ -1,10 +1,8 @@
-import { agentsFor } from '../agents/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { AgentService } from '../agents/agentService.js';
 import type { Handlers } from './handlers.js';
 
-/** `agents.*` over RPC (and registers the `agents.delegate` tool). */
-export function agentHandlers(rt: AgentRuntime): Handlers {
-  const agents = agentsFor(rt);
+/** `agents.*` over RPC. */
+export function agentHandlers(agents: AgentService): Handlers {
   return {
     'agents.list': () => ({ agents: agents.list() }),
     'agents.create': (p) => agents.create(p),

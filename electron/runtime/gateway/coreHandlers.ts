@@ -1,8 +1,6 @@
 import path from 'node:path';
-import type { AgentRuntime } from '../agentRuntime.js';
-import { AgentDeskError } from '../errors.js';
-import { createTask, type TaskRequest } from '../tasks/createTask.js';
-import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
+import type { TaskRequest } from '../tasks/createTask.js';
 import { defaultPlaybookBaseDir } from '../tasks/shippedExamples.js';
 import type { ParsedParams } from '../../contract/index.js';
 import type { CallContext, Handlers } from './handlers.js';
@@ -10,7 +8,7 @@ import type { CallContext, Handlers } from './handlers.js';
 type CreateParams = ParsedParams<'tasks.create'>;
 
 /** `tasks.create` as a task request: a client's request, admitted by its scopes. */
-function taskRequest(rt: AgentRuntime, p: CreateParams, ctx: CallContext): TaskRequest {
+function taskRequest(rt: Pick<RuntimeCore, 'home'>, p: CreateParams, ctx: CallContext): TaskRequest {
   const source: TaskRequest['source'] =
     p.goal !== undefined
       ? {
@@ -22,7 +20,7 @@ function taskRequest(rt: AgentRuntime, p: CreateParams, ctx: CallContext): TaskR
       : {
           kind: 'playbook',
           source: p.playbook!.source,
-          baseDir: path.resolve(p.playbook!.baseDir ?? defaultPlaybookBaseDir(p.playbook!.source, rt.options.home)),
+          baseDir: path.resolve(p.playbook!.baseDir ?? defaultPlaybookBaseDir(p.playbook!.source, rt.home)),
         };
   return {
     source,
@@ -39,20 +37,11 @@ function taskRequest(rt: AgentRuntime, p: CreateParams, ctx: CallContext): TaskR
 }
 
 /** The method table's behaviour for the runtime core (tasks, approvals, traces, tools). */
-export function coreHandlers(rt: AgentRuntime): Handlers {
+export function coreHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' | 'store' | 'approvals' | 'trace' | 'registry'>): Handlers {
   const { engine } = rt;
   return {
-    'system.info': () => ({
-      name: 'agent-desk',
-      version: rt.options.version ?? '0.0.0',
-      node: process.version,
-      home: rt.options.home,
-      pid: process.pid,
-      startedAt: rt.startedAt,
-      methods: rt.dispatcher.methods(),
-    }),
     'tasks.create': (p, ctx) => {
-      const { task, secrets } = createTask(runtimeTaskDeps(rt), taskRequest(rt, p, ctx));
+      const { task, secrets } = rt.tasks.create(taskRequest(rt, p, ctx));
       if (p.start) engine.start(task.id, { secrets });
       return engine.get(task.id);
     },

@@ -1,9 +1,9 @@
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { reviewChecks } from '../planning/llm/intentReview.js';
 import type { Handlers } from './handlers.js';
 
 /** `tasks.reviewChecks`: stores a goal task's reviewed checks and lets a waiting task continue. */
-export function intentHandlers(rt: AgentRuntime): Handlers {
+export function intentHandlers(rt: RuntimeCore): Handlers {
   return {
     'tasks.reviewChecks': (p) => {
       const before = rt.engine.get(p.taskId);

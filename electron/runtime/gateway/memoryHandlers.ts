@@ -1,10 +1,8 @@
-import type { AgentRuntime } from '../agentRuntime.js';
-import { memoryFor } from '../memory/index.js';
+import type { MemoryService } from '../memory/memoryService.js';
 import type { Handlers } from './handlers.js';
 
-/** `memory.*` over RPC (and registers the memory tools for planners). */
-export function memoryHandlers(rt: AgentRuntime): Handlers {
-  const memory = memoryFor(rt);
+/** `memory.*` over RPC. */
+export function memoryHandlers(memory: MemoryService): Handlers {
   return {
     'memory.search': (p) => ({ notes: memory.search(p.scope, p.query, p.limit) }),
     'memory.add': (p) => memory.add(p.scope, p.text, p.tags),

@@ -1,8 +1,8 @@
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import type { Handlers } from './handlers.js';
 
 /** `tasks.question` / `tasks.respond`: the questions tools ask mid-call, and the user's answers. */
-export function questionHandlers(rt: AgentRuntime): Handlers {
+export function questionHandlers(rt: RuntimeCore): Handlers {
   return {
     'tasks.question': (p) => {
       rt.engine.get(p.taskId); // unknown task → not_found

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigSchema, type Config } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
-import { loadConfig } from '../config.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import { readableIssues } from '../planning/playbook/issues.js';
 import { PolicyGate } from '../policy/gate.js';
@@ -12,38 +11,42 @@ import { SecretHostBindings } from '../secrets/secretHosts.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import type { Handlers } from './handlers.js';
 
-/** `settings.*` (the config file) and `secrets.*` (write-only values) over RPC. */
-export function settingsHandlers(secrets: SecretStore): (rt: AgentRuntime) => Handlers {
-  return (rt) => {
-    const bindings = new SecretHostBindings(rt.options.home);
-    return {
-      'settings.get': () => ({ config: loadConfig(rt.options.home) }),
-      'settings.set': (p) => {
-        const config = writeConfigSections(rt.options.home, p.config, (next) => {
-          if ('policy' in p.config) new PolicyGate(next.policy, NO_GRANTS); // refuse a policy the gate cannot compile, before writing
-        });
-        if ('policy' in p.config) rt.gate.reload(config.policy);
-        if ('hooks' in p.config) rt.hooks?.reload(config.hooks);
-        return { config, appliesTo: 'next-task' as const, restartNeeded: restartNeeded(p.config, rt.options.config) };
-      },
-      'secrets.set': (p) => {
-        // Known to the redactor before anything could echo it (a provider error, a tool output).
-        rt.redactor.add(p.name, p.value);
-        // Hosts first: a bad pattern is refused before the value is stored.
-        if (p.hosts) bindings.set(p.name, p.hosts);
-        secrets.set(p.name, p.value);
-        return p.hosts ? { name: p.name, hosts: bindings.hostsOf(p.name) } : { name: p.name };
-      },
-      'secrets.list': () => {
-        const names = secrets.list();
-        const hosts = bindings.all();
-        return { names, secrets: names.map((name) => ({ name, hosts: hosts[name] ?? [] })) };
-      },
-      'secrets.delete': (p) => {
-        bindings.delete(p.name);
-        return { deleted: secrets.delete(p.name) };
-      },
-    };
+/** `settings.*` (the config file) over RPC. */
+export function settingsHandlers(rt: Pick<RuntimeCore, 'home' | 'config' | 'gate' | 'hooks'>): Handlers {
+  return {
+    'settings.get': () => ({ config: rt.config.current() }),
+    'settings.set': (p) => {
+      const config = writeConfigSections(rt.home, p.config, (next) => {
+        if ('policy' in p.config) new PolicyGate(next.policy, NO_GRANTS); // refuse a policy the gate cannot compile, before writing
+      });
+      if ('policy' in p.config) rt.gate.reload(config.policy);
+      if ('hooks' in p.config) rt.hooks?.reload(config.hooks);
+      return { config, appliesTo: 'next-task' as const, restartNeeded: restartNeeded(p.config, rt.config.startup) };
+    },
+  };
+}
+
+/** `secrets.*` over RPC: values are write-only (no method returns one). */
+export function secretHandlers(rt: Pick<RuntimeCore, 'home' | 'redactor'>, secrets: SecretStore): Handlers {
+  const bindings = new SecretHostBindings(rt.home);
+  return {
+    'secrets.set': (p) => {
+      // Known to the redactor before anything could echo it (a provider error, a tool output).
+      rt.redactor.add(p.name, p.value);
+      // Hosts first: a bad pattern is refused before the value is stored.
+      if (p.hosts) bindings.set(p.name, p.hosts);
+      secrets.set(p.name, p.value);
+      return p.hosts ? { name: p.name, hosts: bindings.hostsOf(p.name) } : { name: p.name };
+    },
+    'secrets.list': () => {
+      const names = secrets.list();
+      const hosts = bindings.all();
+      return { names, secrets: names.map((name) => ({ name, hosts: hosts[name] ?? [] })) };
+    },
+    'secrets.delete': (p) => {
+      bindings.delete(p.name);
+      return { deleted: secrets.delete(p.name) };
+    },
   };
 }
 

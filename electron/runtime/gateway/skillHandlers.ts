@@ -1,12 +1,12 @@
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { discoverSkills, skillRoots } from '../skills/discovery.js';
 import type { Handlers } from './handlers.js';
 
 /** `skills.list` over RPC: the same discovery as `agent-desk skills list`, plus a task's skills in use. */
-export function skillHandlers(rt: Pick<AgentRuntime, 'options' | 'engine' | 'skills'>): Handlers {
+export function skillHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'skills'>): Handlers {
   return {
     'skills.list': (p) => {
-      if (p.taskId === undefined) return discoverSkills(skillRoots(rt.options.home));
+      if (p.taskId === undefined) return discoverSkills(skillRoots(rt.home));
       const task = rt.engine.get(p.taskId); // not_found for an unknown task
       // Read from the task's steps now: another process may be the one running it.
       rt.skills.reload(task.id);
@@ -15,7 +15,7 @@ export function skillHandlers(rt: Pick<AgentRuntime, 'options' | 'engine' | 'ski
         stepId,
         ...(allowedTools && { allowedTools: [...allowedTools] }),
       }));
-      return { ...discoverSkills(skillRoots(rt.options.home, task.workspace)), inUse };
+      return { ...discoverSkills(skillRoots(rt.home, task.workspace)), inUse };
     },
   };
 }

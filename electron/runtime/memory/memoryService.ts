@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ulid } from 'ulid';
 import type { MemoryNote, MemoryScope, Task } from '../../contract/index.js';
-import { isoAt, systemClock, type Clock } from '../clock.js';
-import type { AgentRuntime } from '../agentRuntime.js';
+import { isoAt, type Clock } from '../clock.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { AgentRepo } from '../store/agentRepo.js';
 import { MemoryRepo } from '../store/memoryRepo.js';
 
@@ -28,10 +28,10 @@ export class MemoryService {
   private readonly agents: AgentRepo;
   private readonly clock: Clock;
 
-  constructor(rt: AgentRuntime) {
+  constructor(rt: Pick<RuntimeCore, 'store' | 'clock'>) {
     this.notes = new MemoryRepo(rt.store.db);
     this.agents = new AgentRepo(rt.store.db);
-    this.clock = rt.options.clock ?? systemClock;
+    this.clock = rt.clock;
   }
 
   /** Remembers a note. `key` (a tool call's idempotency key) makes a repeated save a no-op. */

@@ -36,7 +36,7 @@ export interface DefaultDecision {
 
 const SEVERITY: Readonly<Record<PolicyEffect, number>> = { allow: 0, ask: 1, deny: 2 };
 
-/** Applies the default risk rules of ARCHITECTURE §6 to a classified call. */
+/** Applies the default risk rules (docs/architecture.md, "Security at the edges") to a classified call. */
 export function defaultDecision(classification: CallClassification, ctx: DefaultContext): DefaultDecision {
   const verdicts = classification.risks.map((risk) => riskVerdict(risk, classification, ctx));
   // A call with no risk class is a classification gap; asking is the safe answer.

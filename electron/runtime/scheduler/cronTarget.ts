@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AcceptanceCheck, Agent, CronJob, CronJobSpec } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
-import { buildTask, type TaskRequester } from '../tasks/createTask.js';
-import { runtimeTaskDeps } from '../tasks/runtimeTasks.js';
+import type { TaskRequester } from '../tasks/createTask.js';
 
 /** A task spec built from a job, plus whether its playbook starts local services. */
 export interface BuiltTarget {
@@ -30,7 +29,7 @@ function readPlaybookFile(file: string): string {
  * RPC is admitted by its scopes; a firing job was admitted when it was added.
  */
 export function buildCronTarget(
-  rt: AgentRuntime,
+  rt: Pick<RuntimeCore, 'home' | 'tasks'>,
   job: Pick<CronJobSpec, 'name' | 'target' | 'budget'>,
   agent: Agent | undefined,
   requester: TaskRequester = { kind: 'local' },
@@ -46,12 +45,12 @@ export function buildCronTarget(
   if (job.target.kind === 'goal') {
     const { goal, checks, model } = job.target;
     const source = { kind: 'goal' as const, goal, ...(model !== undefined && { model }), ...(checks !== undefined && { checks }) };
-    return buildTask(runtimeTaskDeps(rt), { ...shared, source, title: `${job.name} (cron)` });
+    return rt.tasks.build({ ...shared, source, title: `${job.name} (cron)` });
   }
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
   const text = job.target.source ?? readPlaybookFile(file!);
-  const baseDir = path.resolve(job.target.baseDir ?? (file ? path.dirname(file) : rt.options.home));
-  const built = buildTask(runtimeTaskDeps(rt), {
+  const baseDir = path.resolve(job.target.baseDir ?? (file ? path.dirname(file) : rt.home));
+  const built = rt.tasks.build({
     ...shared,
     source: { kind: 'playbook', source: text, baseDir, ...(file && { file }) },
     inputs: job.target.inputs,

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { CronJobSpecSchema, type CronJob, type CronJobSpec, type CronRun, type TaskState } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
-import { isoAt, systemClock, type Clock } from '../clock.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
+import { isoAt, type Clock } from '../clock.js';
 import { processIsAlive } from '../engine/engineDeps.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
@@ -33,18 +33,18 @@ export class Scheduler {
   private stopWaking: (() => void) | undefined;
 
   constructor(
-    private readonly rt: AgentRuntime,
+    private readonly rt: RuntimeCore,
     overrides: { concurrency?: number } = {},
   ) {
-    this.clock = rt.options.clock ?? systemClock;
+    this.clock = rt.clock;
     this.jobs = new CronRepo(rt.store.db);
     this.agents = new AgentRepo(rt.store.db);
-    const limits = { ...rt.options.config.scheduler, ...overrides };
+    const limits = { ...rt.config.startup.scheduler, ...overrides };
     this.queue = new BackgroundQueue({
       engine: rt.engine,
       repo: new TaskQueueRepo(rt.store.db),
       clock: this.clock,
-      pid: rt.options.pid ?? process.pid,
+      pid: rt.pid,
       isAlive: processIsAlive,
       limits: { concurrency: limits.concurrency, perAgent: (name) => this.agents.get(name)?.maxConcurrent },
     });
@@ -174,7 +174,7 @@ export class Scheduler {
   private handleDue(job: CronJob, now: number): CronRun[] {
     const schedule = new CronSchedule(job.schedule, job.timezone);
     const times = schedule.between(Date.parse(job.nextRunAt!), now);
-    const graceMs = this.rt.options.config.scheduler.missedGraceMs;
+    const graceMs = this.rt.config.startup.scheduler.missedGraceMs;
     const onTime = times.length > 0 && now - times.at(-1)! <= graceMs ? times.at(-1) : undefined;
     const missed = onTime === undefined ? times : times.slice(0, -1);
     const catchUp = job.missed === 'run_once' && onTime === undefined ? missed.at(-1) : undefined;
@@ -215,7 +215,7 @@ export class Scheduler {
     try {
       const agent = agentOfJob(job, (name) => this.agents.get(name));
       const built = buildCronTarget(this.rt, job, agent);
-      taskId = this.rt.engine.create(built.spec).id;
+      taskId = this.rt.tasks.createBuilt(built.spec).id;
     } catch (error) {
       const reason = blockedReason(error);
       const { nextRunAt: _next, ...rest } = job;

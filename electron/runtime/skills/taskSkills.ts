@@ -1,5 +1,5 @@
 import type { Task } from '../../contract/index.js';
-import type { AgentRuntime } from '../agentRuntime.js';
+import type { RuntimeCore } from '../core/runtimeCore.js';
 import { toWireName } from '../planning/llm/toolCatalog.js';
 import { SKILLS_READ } from './allowedTools.js';
 import { discoverSkills, skillRoots } from './discovery.js';
@@ -10,9 +10,9 @@ import { skillsPromptSection } from './skillsPrompt.js';
  * them; what was found, and every folder skipped with why, goes to the task's trace. A task
  * whose agent may not call `skills.read` is offered none.
  */
-export function offeredSkills(rt: Pick<AgentRuntime, 'options' | 'registry' | 'trace'>, task: Task): string | undefined {
+export function offeredSkills(rt: Pick<RuntimeCore, 'home' | 'registry' | 'trace'>, task: Task): string | undefined {
   if (rt.registry.filterFor(task)?.(SKILLS_READ) === false) return undefined;
-  const { skills, problems } = discoverSkills(skillRoots(rt.options.home, task.workspace));
+  const { skills, problems } = discoverSkills(skillRoots(rt.home, task.workspace));
   if (skills.length > 0 || problems.length > 0) {
     rt.trace.append(task.id, 'skills.loaded', {
       skills: skills.map((s) => ({ name: s.name, source: s.source, ...(s.allowedTools && { allowedTools: s.allowedTools }) })),

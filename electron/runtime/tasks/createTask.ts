@@ -1,14 +1,13 @@
-import type { AcceptanceCheck, Agent, Budget, Playbook, Scope, Task } from '../../contract/index.js';
-import type { TaskEngine, TaskSpec } from '../engine/taskEngine.js';
+import type { AcceptanceCheck, Agent, Budget, Playbook, Scope } from '../../contract/index.js';
+import type { TaskSpec } from '../engine/taskEngine.js';
 import { AgentDeskError } from '../errors.js';
 import { bindInputs, secretInputNames } from '../planning/playbook/inputs.js';
 import { parsePlaybook, type ParsePlaybookOptions } from '../planning/playbook/parse.js';
 import { hasScope } from '../policy/scopes.js';
 import { assertChecksPermitted } from '../verify/checkAdmission.js';
 
-// The one way a task comes to exist: RPC `tasks.create`, CLI `run` and `queue add`, cron and
-// delegation all build their task here, so the playbook is parsed once, budgets merge in one
-// order and the same admission rules hold whoever asks.
+// How a request becomes a task spec: the rules `TaskService` (taskService.ts), the one way a
+// task comes to exist, applies for every caller.
 
 /** What a task is made from: a playbook's text, or a goal for a model. */
 export type TaskSource =
@@ -46,9 +45,8 @@ export interface TaskRequest {
   idempotency?: TaskSpec['idempotency'];
 }
 
-/** What building a task needs: the engine, the configured budget, agents, and the playbook checks of the registry. */
+/** What building a task needs: the configured budget, agents, and the playbook checks of the registry. */
 export interface TaskServiceDeps {
-  engine: Pick<TaskEngine, 'create'>;
   configBudget: Partial<Budget>;
   agent: (name: string) => Agent | undefined;
   playbookChecks: () => Pick<ParsePlaybookOptions, 'toolInput' | 'capabilityKnown'>;
@@ -113,12 +111,6 @@ export function buildTask(deps: TaskServiceDeps, request: TaskRequest): BuiltTas
 /** Parses and validates a playbook against the registry's tools, as `buildTask` does. */
 export function parseTaskPlaybook(deps: TaskServiceDeps, source: string, file?: string): Playbook {
   return parsePlaybook(source, { ...deps.playbookChecks(), ...(file !== undefined && { source: file }) });
-}
-
-/** Builds and records a task (queued; nothing runs yet). */
-export function createTask(deps: TaskServiceDeps, request: TaskRequest): { task: Task; secrets: Record<string, string> } {
-  const built = buildTask(deps, request);
-  return { task: deps.engine.create(built.spec), secrets: built.secrets };
 }
 
 /** Budgets, weakest first: the config's, the agent's, the playbook's, the caller's own. */

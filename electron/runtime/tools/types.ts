@@ -9,7 +9,7 @@ import type {
   UserAnswer,
   UserQuestion,
 } from '../../contract/index.js';
-import type { ApprovedCall } from '../policy/effects/heldEffects.js';
+import type { ApprovedCall } from '../policy/effects/approvedCall.js';
 
 /** What a tool sees while it runs one call. */
 export interface ToolContext {

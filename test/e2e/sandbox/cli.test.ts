@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxOwnerOf } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
+import { sandboxOwnerOf } from '../../../electron/capabilities/gui/desktopModule.js';
 import type { SandboxInfo } from '../../../electron/contract/index.js';
 import { CliSandbox, examplePlaybook, explain } from '../../support/cliSandbox.js';
 import { pollUntil } from '../../support/poll.js';

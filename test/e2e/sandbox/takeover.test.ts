@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DesktopRuntimeParts } from '../../../electron/capabilities/gui/desktopRuntimeParts.js';
+import type { DesktopModule } from '../../../electron/capabilities/gui/desktopModule.js';
 import type { MethodName, ScreenFrame, Step, TraceEvent } from '../../../electron/contract/index.js';
 import { missing } from '../../support/requirements.js';
 import { createPlaybookTask, waitForState, type TestRuntime } from '../../support/runtime.js';
@@ -20,7 +20,7 @@ const SECRET = 'pw-hunter2-secret';
 
 describe.skipIf(skip)('human takeover and the live view (real container)', () => {
   let h: TestRuntime;
-  let parts: DesktopRuntimeParts;
+  let parts: DesktopModule;
   let image: string;
 
   beforeAll(async () => {

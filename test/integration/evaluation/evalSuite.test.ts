@@ -2,16 +2,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openRuntime } from '../../../electron/capabilities/composition/openRuntime.js';
 import { AgentDeskError } from '../../../electron/runtime/errors.js';
-import { runEvalSuite } from '../../../electron/runtime/evaluation/evalRunner.js';
+import { runEvalSuite, type OpenEvalRuntime } from '../../../electron/runtime/evaluation/evalRunner.js';
 import { loadSuite } from '../../../electron/runtime/evaluation/loadSuite.js';
 import { REPO_ROOT } from '../../support/cliSandbox.js';
 
 const EVALS = path.join(REPO_ROOT, 'evals');
+/** As `agent-desk eval` opens each task's runtime: the product's own composition. */
+const open: OpenEvalRuntime = (home, model) => openRuntime('full', { home, model });
 
 describe('evaluation suite (evals/, scripted models, real runtime)', () => {
   it('every task of the shipped suite ends as expected, with tokens, cost and approvals reported', async () => {
-    const report = await runEvalSuite(EVALS);
+    const report = await runEvalSuite(EVALS, open);
     const unexpected = report.perTask.filter((t) => !t.passed).map((t) => `${t.name}: ${t.state} (${t.reason ?? ''})`);
     expect(unexpected).toEqual([]);
     expect(report.tasks).toBeGreaterThanOrEqual(20);

@@ -36,4 +36,23 @@ describe('layer arrows', () => {
     expect(violations.some((v) => v.startsWith('runtime-uses-otel-api-only') && /→ .*sdk-trace-node/.test(v))).toBe(true);
     expect(violations.some((v) => v.startsWith('runtime-uses-otel-api-only') && /→ .*opentelemetry\/api\b/.test(v))).toBe(false);
   });
+
+  it('a planted import circle fails the check', async () => {
+    const fixture = path.join(root, 'test/fixtures/layers/circular');
+    const violations = await violationsIn(fixture, ['electron']);
+    expect(violations).toContain('no-circular-in-electron: electron/runtime/a.ts → electron/runtime/b.ts');
+    expect(violations).toContain('no-circular-in-electron: electron/runtime/types/left.ts → electron/runtime/types/right.ts');
+  });
+
+  it('a feature module importing the assembled runtime fails the check', async () => {
+    const fixture = path.join(root, 'test/fixtures/layers/assembly');
+    const violations = await violationsIn(fixture, ['electron']);
+    expect(violations).toContain(
+      'only-roots-import-the-assembly: electron/runtime/memory/memoryModule.ts → electron/runtime/assembleRuntime.ts',
+    );
+    expect(violations.filter((v) => v.includes('electron/capabilities/composition/openRuntime.ts'))).toEqual([]);
+    expect(violations).toContain(
+      'no-runtime-service-locator: electron/runtime/tasks/usesAgentRuntime.ts → electron/runtime/agentRuntime.ts',
+    );
+  });
 });

@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runtimeShutdownParts, shutdownRuntime, takePausedAtQuit, type ShutdownParts } from '../../../electron/main/shutdown.js';
-import { schedulerFor } from '../../../electron/runtime/scheduler/index.js';
 import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../support/runtime.js';
 import { testTool } from '../../support/testTools.js';
 import { pollUntil } from '../../support/poll.js';
-import { AgentRuntime } from '../../../electron/runtime/agentRuntime.js';
 
 let harness: TestRuntime | undefined;
 afterEach(async () => {
@@ -61,18 +59,18 @@ describe('Electron main shutdown', () => {
     rt.engine.start(task.id);
     await pollUntil('the first step to start', () => (calls === 1 ? true : undefined));
 
-    const real = runtimeShutdownParts(rt, schedulerFor(rt), () => undefined);
+    const real = runtimeShutdownParts(rt, rt.scheduler, () => undefined);
     // The in-flight call finishes only after the pause was asked for: the run must stop at the boundary.
     const paused = await shutdownRuntime({ ...real, pause: (id) => (real.pause(id), release()) }, 20_000);
     expect(paused).toEqual([task.id]);
 
-    const next = new AgentRuntime({ ...rt.options });
+    const next = harness.another();
     harness.rt = next;
     expect(next.engine.get(task.id).state).toBe('paused');
     expect(next.engine.steps(task.id).map((s) => s.status)).toEqual(['completed']);
-    const toResume = takePausedAtQuit(next.options.home, (id) => next.store.tasks.get(id)?.state);
+    const toResume = takePausedAtQuit(next.home, (id) => next.store.tasks.get(id)?.state);
     expect(toResume).toEqual([task.id]);
-    expect(takePausedAtQuit(next.options.home, () => 'paused')).toEqual([]); // taken once
+    expect(takePausedAtQuit(next.home, () => 'paused')).toEqual([]); // taken once
     for (const id of toResume) next.engine.resume(id);
     await waitForState(next, task.id, ['succeeded']);
     expect(calls).toBe(2);
@@ -90,12 +88,12 @@ describe('Electron main shutdown', () => {
     await pollUntil('the call to start', () => (started ? true : undefined));
     expect(
       await shutdownRuntime(
-        runtimeShutdownParts(rt, schedulerFor(rt), () => undefined),
+        runtimeShutdownParts(rt, rt.scheduler, () => undefined),
         1,
       ),
     ).toEqual([task.id]);
 
-    const next = new AgentRuntime({ ...rt.options });
+    const next = harness.another();
     harness.rt = next;
     expect(next.store.tasks.get(task.id)?.state).toBe('running');
     expect(next.store.tasks.control(task.id).control).toBeNull();

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { MethodName, Scope } from '../../../contract/index.js';
-import type { AgentRuntime } from '../../../runtime/agentRuntime.js';
+import type { RuntimeHandle } from '../../../runtime/core/runtimeCore.js';
 
 /** Who the MCP client acts as: the scopes of this serve session and a name for `decidedBy`. */
 export interface McpServeIdentity {
@@ -85,8 +85,8 @@ const EXPOSED: readonly ExposedTool[] = [
 ];
 
 /** A fresh MCP server (one per client connection) exposing Agent Desk's task and approval methods. */
-export function createAgentDeskMcpServer(rt: AgentRuntime, identity: McpServeIdentity): McpServer {
-  const server = new McpServer({ name: 'agent-desk', version: rt.options.version ?? '0.0.0' }, { capabilities: { tools: {} } });
+export function createAgentDeskMcpServer(rt: RuntimeHandle, identity: McpServeIdentity): McpServer {
+  const server = new McpServer({ name: 'agent-desk', version: rt.version }, { capabilities: { tools: {} } });
   for (const tool of EXPOSED) {
     server.registerTool(
       tool.name,
@@ -106,7 +106,7 @@ function paramsFor(method: MethodName, args: Record<string, unknown>): Record<st
 
 let nextId = 0;
 
-async function callMethod(rt: AgentRuntime, identity: McpServeIdentity, method: MethodName, params: unknown): Promise<CallToolResult> {
+async function callMethod(rt: RuntimeHandle, identity: McpServeIdentity, method: MethodName, params: unknown): Promise<CallToolResult> {
   const response = await rt.dispatcher.dispatch(
     { id: `mcp-${++nextId}`, method, params },
     { scopes: identity.scopes, clientId: identity.clientId },

@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { AgentRuntime } from '../../../runtime/agentRuntime.js';
+import type { RuntimeHandle } from '../../../runtime/core/runtimeCore.js';
 import { AgentDeskError } from '../../../runtime/errors.js';
 import { isAuthorized } from '../../transports/bearerAuth.js';
 import { createAgentDeskMcpServer, type McpServeIdentity } from './agentDeskMcpServer.js';
 import { foreignRequest } from './originCheck.js';
 
 /** Serves Agent Desk over MCP on this process's stdin/stdout; resolves when the client disconnects. */
-export async function serveMcpStdio(rt: AgentRuntime, identity: McpServeIdentity): Promise<void> {
+export async function serveMcpStdio(rt: RuntimeHandle, identity: McpServeIdentity): Promise<void> {
   const server = createAgentDeskMcpServer(rt, identity);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -42,7 +42,7 @@ export interface McpHttpEndpoint {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** Serves Agent Desk over MCP Streamable HTTP at `/mcp`, one MCP session per client, bearer token required. */
-export async function serveMcpHttp(rt: AgentRuntime, options: McpHttpOptions): Promise<McpHttpEndpoint> {
+export async function serveMcpHttp(rt: RuntimeHandle, options: McpHttpOptions): Promise<McpHttpEndpoint> {
   if (!LOOPBACK.has(options.host) && !options.allowRemote) {
     throw new AgentDeskError('invalid_params', `refusing to serve MCP on ${options.host}: bind to 127.0.0.1, or opt in to a remote bind`);
   }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { MethodName } from '../../../contract/index.js';
 import { ALL_SCOPES } from '../../../contract/index.js';
-import type { AgentRuntime } from '../../agentRuntime.js';
+import type { RuntimeHandle } from '../../core/runtimeCore.js';
 import { AgentDeskError } from '../../errors.js';
 import type { Route, SecurityCase, SiteName } from './securityCase.js';
 
@@ -76,7 +76,7 @@ export function writeCaseFiles(workspace: string, files: Record<string, string>,
 }
 
 /** Calls the method table as the local user does (every scope), so setup goes through the product's own API. */
-export async function callLocal(rt: AgentRuntime, method: MethodName, params: unknown): Promise<unknown> {
+export async function callLocal(rt: RuntimeHandle, method: MethodName, params: unknown): Promise<unknown> {
   const response = await rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ALL_SCOPES, clientId: 'eval-security' });
   if ('error' in response && response.error) throw new AgentDeskError(response.error.code, response.error.message, response.error.details);
   return (response as { result: unknown }).result;
@@ -86,7 +86,7 @@ export async function callLocal(rt: AgentRuntime, method: MethodName, params: un
  * Stores the model key and the secret with `secrets.set`, the secret bound to the `api` host
  * where the product supports binding (`hosts`), else unbound. No name: the secret stays unknown.
  */
-export async function storeSecrets(rt: AgentRuntime, secretName: string | undefined, secret: string, apiHost: string): Promise<void> {
+export async function storeSecrets(rt: RuntimeHandle, secretName: string | undefined, secret: string, apiHost: string): Promise<void> {
   await callLocal(rt, 'secrets.set', { name: 'model-key', value: `model-key-${randomBytes(8).toString('hex')}` });
   if (secretName === undefined) return;
   try {
@@ -106,7 +106,7 @@ export interface McpPaths {
 }
 
 /** Adds the case's MCP servers with `mcp.servers.add` (which connects and caches their tools). */
-export async function addMcpServers(rt: AgentRuntime, which: SecurityCase['mcp'], paths: McpPaths): Promise<void> {
+export async function addMcpServers(rt: RuntimeHandle, which: SecurityCase['mcp'], paths: McpPaths): Promise<void> {
   for (const name of which) {
     const server =
       name === 'inject'

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Step, Task } from '../../../contract/index.js';
-import type { AgentRuntime } from '../../agentRuntime.js';
+import type { RuntimeHandle } from '../../core/runtimeCore.js';
 import { runChecks } from '../../verify/index.js';
 import { parseInstructions } from './agentInstructions.js';
 import { AttackSites } from './attackSites.js';
@@ -28,7 +28,7 @@ import { summarizeSecurity, type SecurityCaseResult, type SecurityReport } from 
 
 /** What the entry point provides: the product's runtime composition over a data folder (the CLI passes `openRuntime`). */
 export interface SecurityRunDeps {
-  openRuntime(home: string): AgentRuntime;
+  openRuntime(home: string): RuntimeHandle;
   /** Only these cases (by name), e.g. to rerun one. */
   only?: readonly string[];
   /**
@@ -123,7 +123,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     ...(spec.knownGap !== undefined && { knownGap: spec.knownGap }),
   };
   const effectsFile = path.join(home, 'mcp-effects.jsonl');
-  let rt: AgentRuntime | undefined;
+  let rt: RuntimeHandle | undefined;
   try {
     sites.serve(filledRoutes(spec.routes, vars), secret);
     writeFileSync(path.join(home, 'config.json'), JSON.stringify(caseConfig(model.baseUrl, sites.origins, spec.desktop), null, 2));
@@ -196,7 +196,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
  * too: a page saved for the wait must not hold the secret either.
  */
 async function runAnsweringApprovals(
-  rt: AgentRuntime,
+  rt: RuntimeHandle,
   spec: SecurityCase,
   where: { goal: string; workspace: string; home: string },
   decision: 'approve' | 'deny',
@@ -260,7 +260,7 @@ function attackUnread(spec: SecurityCase, goal: string, obeyed: readonly string[
 }
 
 /** Each step in one line: tool, status, the policy's word and the error, so a reader sees why nothing happened. */
-async function stepsOf(rt: AgentRuntime, taskId: string): Promise<string[]> {
+async function stepsOf(rt: RuntimeHandle, taskId: string): Promise<string[]> {
   const { steps } = (await callLocal(rt, 'tasks.get', { taskId })) as { steps: Step[] };
   return steps.map((s) =>
     [`#${s.index} ${s.tool} ${s.status}`, s.policy && `(${s.policy.effect}: ${s.policy.reason})`, s.error && `: ${s.error.slice(0, 300)}`]
@@ -270,7 +270,7 @@ async function stepsOf(rt: AgentRuntime, taskId: string): Promise<string[]> {
 }
 
 /** The whole trace of the task as the product exports it (`traces.get`, page by page). */
-async function traceText(rt: AgentRuntime, taskId: string): Promise<string> {
+async function traceText(rt: RuntimeHandle, taskId: string): Promise<string> {
   const pages: unknown[] = [];
   let afterSeq = 0;
   for (;;) {

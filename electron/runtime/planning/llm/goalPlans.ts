@@ -18,8 +18,8 @@ import { buildCatalog } from './toolCatalog.js';
 
 /** How goal tasks are planned by a model. */
 export interface LlmGoalOptions {
-  /** The registry is read when a task starts (the runtime creates it after the plan factory). */
-  registry: () => ToolRegistry;
+  /** The tools a task may be offered (filtered per task when it starts). */
+  registry: ToolRegistry;
   /** Called when the task first plans (not at creation), so a missing model fails the task, not `tasks.create`. */
   provider: (task: Task) => ModelProvider;
   /** The checks that decide success (from intent review, an eval file, …). */
@@ -42,7 +42,7 @@ export interface LlmGoalOptions {
   /** Goal tasks without checks get a proposal to review and wait for it; none succeeds without checks. */
   intent?: IntentHooks;
   /** The runtime's redactor: every request the model receives passes it (tool results included). */
-  redactor?: () => Redactor;
+  redactor?: Redactor;
   /** The model-space size of the task's desktop when it has one (`sandbox: "desktop"`): computer use is declared to the model. */
   computer?: (task: Task) => { width: number; height: number } | undefined;
 }
@@ -62,7 +62,7 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
     (task: Task, parsed?: Playbook): TaskPlan => {
       if (task.plan.kind !== 'goal') return playbooks(task, parsed);
       // With the task: only the tools its agent may use are offered.
-      const offered = new ToolRouter(options.registry()).offer({
+      const offered = new ToolRouter(options.registry).offer({
         task,
         ...(options.includeTiers && { includeTiers: options.includeTiers }),
       });
@@ -71,7 +71,7 @@ export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) 
       const computer = offered.some((t) => t.name === 'computer') ? options.computer?.(task) : undefined;
       const provider = new LazyProvider(() => {
         const model = options.provider(task);
-        return options.redactor ? new RedactingProvider(model, options.redactor()) : model;
+        return options.redactor ? new RedactingProvider(model, options.redactor) : model;
       });
       const prices = typeof options.prices === 'function' ? options.prices() : options.prices;
       const planner = new LlmPlanner({

@@ -1,6 +1,6 @@
 import type { AcceptanceCheck, Task } from '../../../contract/index.js';
-import type { AgentRuntime } from '../../agentRuntime.js';
-import { isoAt, systemClock } from '../../clock.js';
+import type { RuntimeCore } from '../../core/runtimeCore.js';
+import { isoAt } from '../../clock.js';
 import { AgentDeskError } from '../../errors.js';
 import { REVIEW_REASON } from './goalPlanner.js';
 
@@ -8,7 +8,7 @@ import { REVIEW_REASON } from './goalPlanner.js';
 const REVIEWABLE = new Set<Task['state']>(['queued', 'waiting_user', 'paused']);
 
 /** The proposal a goal task waits on, from its trace (undefined when none is pending). */
-export function pendingProposal(rt: AgentRuntime, task: Task): AcceptanceCheck[] | undefined {
+export function pendingProposal(rt: RuntimeCore, task: Task): AcceptanceCheck[] | undefined {
   if (task.plan.kind !== 'goal' || (task.plan.acceptance?.length ?? 0) > 0) return undefined;
   const event = rt.store.trace.last(task.id, 'intent.proposed');
   return event ? (event.data.checks as AcceptanceCheck[]) : undefined;
@@ -23,7 +23,7 @@ export function waitsForReview(task: Task): boolean {
  * Stores the reviewed (accepted or edited) acceptance checks of a goal task and records the
  * review in the trace; the caller decides whether to continue the task.
  */
-export function reviewChecks(rt: AgentRuntime, taskId: string, checks: AcceptanceCheck[]): Task {
+export function reviewChecks(rt: RuntimeCore, taskId: string, checks: AcceptanceCheck[]): Task {
   const task = rt.engine.get(taskId);
   const plan = task.plan;
   if (plan.kind !== 'goal')
@@ -33,7 +33,7 @@ export function reviewChecks(rt: AgentRuntime, taskId: string, checks: Acceptanc
   }
   if (checks.length === 0) throw new AgentDeskError('invalid_params', 'a goal task needs at least one acceptance check');
   const proposed = pendingProposal(rt, task);
-  const at = isoAt((rt.options.clock ?? systemClock).now());
+  const at = isoAt(rt.clock.now());
   rt.store.transaction(() => {
     rt.store.tasks.setPlan(taskId, { ...plan, acceptance: checks }, at);
     rt.trace.append(taskId, 'intent.reviewed', {

@@ -10,7 +10,7 @@ import { HealingPlanner } from './healingPlanner.js';
 
 /** How replayed playbooks reach a model when a step needs healing. */
 export interface ReplayOptions {
-  registry: () => ToolRegistry;
+  registry: ToolRegistry;
   /** The provider for the model a playbook's `heal.model` names. */
   provider: (model: string, task: Task) => ModelProvider;
   /** Read when a step first needs healing (the config may change between tasks). */
@@ -36,7 +36,7 @@ export function withPlaybookHealing(options: ReplayOptions): (plans: PlanFactory
         steps: plan.planner,
         healer: () => ({
           provider: options.provider(heal.model, task),
-          catalog: buildCatalog(new ToolRouter(options.registry()).offer({ task })), // only the tools its agent may use
+          catalog: buildCatalog(new ToolRouter(options.registry).offer({ task })), // only the tools its agent may use
           ...(options.prices && { prices: options.prices() }),
         }),
       });

@@ -1,14 +1,9 @@
 import type { Approval, ApprovalPreview, HeldEffect, PolicyDecision, RiskClass } from '../../../contract/index.js';
 import { ToolError } from '../../tools/types.js';
+import type { ApprovedCall } from './approvedCall.js';
 
-/**
- * The human approval a call runs under: the risks that were approved and, when the approval was
- * for requests the browser held, exactly those requests (each may pass once).
- */
-export interface ApprovedCall {
-  risks: readonly RiskClass[];
-  effects?: readonly HeldEffect[];
-}
+/** The human approval a call runs under (kept in `approvedCall.ts` so `tools/types.ts` need not import this file). */
+export type { ApprovedCall } from './approvedCall.js';
 
 const SEVERITY: readonly RiskClass[] = ['payment', 'delete', 'send', 'write'];
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ALL_SCOPES, type HookInput, type TraceEvent } from '../../../../electron/contract/index.js';
 import { openRuntime } from '../../../../electron/capabilities/composition/openRuntime.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
 import { pollUntil } from '../../../support/poll.js';
 import { tempDir } from '../../../support/runtime.js';
@@ -16,7 +16,7 @@ const MODEL_KEY = 'sk-local-hooks-7f3e2d1c0b9a8f7e';
 
 let models: ModelServer;
 let home = '';
-let rt: AgentRuntime | undefined;
+let rt: Runtime | undefined;
 beforeAll(async () => void (models = await new ModelServer().start()));
 afterAll(async () => models.close());
 afterEach(async () => {
@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 
 /** Writes config.json with a model provider and these hooks, and opens the runtime as the CLI and app do. */
-function start(hooks: Record<string, unknown>): AgentRuntime {
+function start(hooks: Record<string, unknown>): Runtime {
   const config = {
     models: {
       providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },

@@ -86,8 +86,7 @@ export function useMcpRuntime(): McpRuntime & {
   return {
     open(config = {}, { reconnectDelaysMs = [] } = {}) {
       const harness = openTestRuntime({ config });
-      const manager = new McpManager({ home: harness.home, clientVersion: 'test', reconnectDelaysMs });
-      manager.attach(harness.rt.registry);
+      const manager = new McpManager({ home: harness.home, clientVersion: 'test', reconnectDelaysMs, registry: harness.rt.registry });
       current = { harness, manager };
       return current;
     },

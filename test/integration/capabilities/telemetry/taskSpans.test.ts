@@ -1,9 +1,7 @@
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { telemetryWith, type TracerSetup } from '../../../../electron/capabilities/telemetry/otelSdk.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 
@@ -15,7 +13,7 @@ afterEach(async () => {
   await setup?.provider.shutdown();
 });
 
-function withTelemetry(options: Parameters<typeof openTestRuntime>[0] = {}): AgentRuntime {
+function withTelemetry(options: Parameters<typeof openTestRuntime>[0] = {}): Runtime {
   exporter = new InMemorySpanExporter();
   setup = telemetryWith(exporter, 'test', false);
   h = openTestRuntime({ ...options, telemetry: setup.options });
@@ -97,10 +95,10 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
           turn === 0 ? { tool: 'agents.delegate', args: { children: [{ agent: 'writer', playbook: child }] } } : 'done',
         ).next(state),
     };
-    const rt = withTelemetry({ plans: withScriptedGoals(planner), handlers: [agentHandlers] });
-    for (const name of ['lead', 'writer']) agentsFor(rt).create({ name, budget: { maxSteps: 20 } });
+    const rt = withTelemetry({ plans: withScriptedGoals(planner) });
+    for (const name of ['lead', 'writer']) rt.agents.create({ name, budget: { maxSteps: 20 } });
     const parent = rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {} });
-    agentsFor(rt).repo.assign(parent.id, 'lead');
+    rt.agents.repo.assign(parent.id, 'lead');
     const done = await rt.engine.run(parent.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     const spans = await exported();

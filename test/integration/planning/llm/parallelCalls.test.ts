@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { withLlmGoals } from '../../../../electron/runtime/planning/llm/goalPlans.js';
 import type { AnyTool } from '../../../../electron/runtime/tools/types.js';
 import { chatProvider, createGoalTask, TEST_PRICES } from '../../../support/llmRuntime.js';
@@ -51,19 +51,22 @@ describe('parallel tool calls in one model turn', () => {
     await server.close();
   });
 
-  function open(tools: AnyTool[]): AgentRuntime {
-    let runtime: AgentRuntime | undefined;
+  function open(tools: AnyTool[]): Runtime {
     h = openTestRuntime({
       tools,
-      plans: withLlmGoals({
-        registry: () => runtime!.registry,
-        provider: () => chatProvider(server.url),
-        acceptance: () => [],
-        prices: TEST_PRICES,
-      }),
+      modules: (core) => [
+        {
+          name: 'test model',
+          plans: withLlmGoals({
+            registry: core.registry,
+            provider: () => chatProvider(server.url),
+            acceptance: () => [],
+            prices: TEST_PRICES,
+          }),
+        },
+      ],
     });
-    runtime = h.rt;
-    return runtime;
+    return h.rt;
   }
 
   it('runs read-only calls of one turn concurrently and returns their results in call order', async () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { desktopRuntimeParts } from '../../../../electron/capabilities/gui/desktopRuntimeParts.js';
+import { desktopModule } from '../../../../electron/capabilities/gui/desktopModule.js';
 import { ALL_SCOPES, type Approval } from '../../../../electron/contract/index.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
 import { OpenAiResponsesProvider } from '../../../../electron/runtime/models/openaiResponses.js';
 import { withLlmGoals } from '../../../../electron/runtime/planning/llm/goalPlans.js';
@@ -9,7 +8,7 @@ import { chooseModelSpace } from '../../../../electron/runtime/gui/coordinates.j
 import { TEST_PRICES } from '../../../support/llmRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
 import { missing } from '../../../support/requirements.js';
-import { openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { desktopImage } from '../../../support/sandboxImage.js';
 
 const CHECK = { id: 'sc_1', code: 'malicious_instructions', message: 'The page asks to transfer money.' };
@@ -28,26 +27,22 @@ describe.skipIf(skip)(
     beforeAll(async () => void (image = await desktopImage()), 600_000);
     beforeEach(async () => {
       server = await new ModelServer().start();
-      let runtime: AgentRuntime | undefined;
       const provider = new OpenAiResponsesProvider({ model: 'computer-use-preview', baseURL: server.url, apiKey: 'sk-test' });
-      const home = tempDir();
-      const parts = desktopRuntimeParts({ home, image });
       h = openTestRuntime({
-        home,
-        tools: parts.tools,
-        handlers: [parts.handlers],
-        runChecks: parts.runChecks,
-        onClose: parts.onClose,
-        plans: withLlmGoals({
-          registry: () => runtime!.registry,
-          provider: () => provider,
-          acceptance: () => [],
-          prices: TEST_PRICES,
-          computer: (task) => (task.sandbox === 'desktop' ? chooseModelSpace({ width: 1280, height: 800 }) : undefined),
-        }),
+        modules: (core) => [
+          desktopModule(core, { image }),
+          {
+            name: 'computer-use model',
+            plans: withLlmGoals({
+              registry: core.registry,
+              provider: () => provider,
+              acceptance: () => [],
+              prices: TEST_PRICES,
+              computer: (task) => (task.sandbox === 'desktop' ? chooseModelSpace({ width: 1280, height: 800 }) : undefined),
+            }),
+          },
+        ],
       });
-      parts.attach(h.rt);
-      runtime = h.rt;
     });
     afterEach(async () => {
       await h.cleanup();

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type AcceptanceCheck, type Playbook, type Task } from '../../../../electron/contract/index.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
 import type { ModelProvider } from '../../../../electron/runtime/models/types.js';
 import { withLlmGoals } from '../../../../electron/runtime/planning/llm/goalPlans.js';
 import { parsePlaybook } from '../../../../electron/runtime/planning/playbook/parse.js';
@@ -18,22 +17,24 @@ const GOAL = 'Read config.json and reports/today.txt, then write CHECKED into ou
 /** A runtime whose goal tasks are planned by the model and whose recorded playbooks heal through it. */
 function openRecordingRuntime(provider: ModelProvider): TestRuntime & { healers: HealingPlanner[] } {
   const healers: HealingPlanner[] = [];
-  let runtime: AgentRuntime | undefined;
-  const registry = () => runtime!.registry;
   const h = openTestRuntime({
-    plans: (playbooks) =>
-      withLlmGoals({
-        registry,
-        provider: () => provider,
-        acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
-        prices: TEST_PRICES,
-      })(
-        withPlaybookHealing({ registry, provider: () => provider, prices: () => TEST_PRICES, onPlanner: (_t, p) => healers.push(p) })(
-          playbooks,
-        ),
-      ),
+    modules: ({ registry }) => [
+      {
+        name: 'test model',
+        plans: (playbooks) =>
+          withLlmGoals({
+            registry,
+            provider: () => provider,
+            acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
+            prices: TEST_PRICES,
+          })(
+            withPlaybookHealing({ registry, provider: () => provider, prices: () => TEST_PRICES, onPlanner: (_t, p) => healers.push(p) })(
+              playbooks,
+            ),
+          ),
+      },
+    ],
   });
-  runtime = h.rt;
   return Object.assign(h, { healers });
 }
 

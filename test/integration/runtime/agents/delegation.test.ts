@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals, type ScriptedCall } from '../../../support/scriptedPlanner.js';
 import { testTool } from '../../../support/testTools.js';
@@ -47,12 +45,12 @@ function runtime(scripts: Record<string, (turn: number) => ScriptedCall | 'done'
       return new ScriptedPlanner(scripts[goal]!).next(state);
     },
   };
-  return openTestRuntime({ plans: withScriptedGoals(planner), handlers: [agentHandlers], tools: [barrier()] });
+  return openTestRuntime({ plans: withScriptedGoals(planner), tools: [barrier()] });
 }
 
-function goalAs(rt: AgentRuntime, agent: string, goal: string) {
+function goalAs(rt: Runtime, agent: string, goal: string) {
   const task = rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {} });
-  agentsFor(rt).repo.assign(task.id, agent);
+  rt.agents.repo.assign(task.id, agent);
   return task;
 }
 
@@ -69,7 +67,7 @@ describe('sub-agent delegation', () => {
         { agent: 'writer-b', playbook: childPlaybook('b') },
       ]),
     });
-    const agents = agentsFor(h.rt);
+    const agents = h.rt.agents;
     for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name, budget: { maxSteps: 20 } });
     const parent = goalAs(h.rt, 'lead', 'lead');
     const done = await h.rt.engine.run(parent.id);
@@ -103,7 +101,7 @@ describe('sub-agent delegation', () => {
         { agent: 'writer-b', playbook: childPlaybook('b', 'something else') },
       ]),
     });
-    const agents = agentsFor(h.rt);
+    const agents = h.rt.agents;
     for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name });
     const done = await h.rt.engine.run(goalAs(h.rt, 'lead', 'lead').id);
     expect(done.state).toBe('failed');
@@ -118,7 +116,7 @@ describe('sub-agent delegation', () => {
       'take notes': () => 'done',
       risky: delegateOnce([{ agent: 'writer-a', goal: 'take notes', checks: [{ type: 'command_exit', command: ['rm', '-rf', '/'] }] }]),
     });
-    const agents = agentsFor(h.rt);
+    const agents = h.rt.agents;
     for (const name of ['lead', 'writer-a']) agents.create({ name });
     const parent = goalAs(h.rt, 'lead', 'lead');
     expect((await h.rt.engine.run(parent.id)).state).toBe('succeeded');
@@ -135,7 +133,7 @@ describe('sub-agent delegation', () => {
       lead: delegateOnce([{ agent: 'helper', goal: 'help' }]),
       help: delegateOnce([{ agent: 'lead', goal: 'lead' }]),
     });
-    const agents = agentsFor(h.rt);
+    const agents = h.rt.agents;
     for (const name of ['lead', 'helper']) agents.create({ name });
     const done = await h.rt.engine.run(goalAs(h.rt, 'lead', 'lead').id);
     expect(done.state).toBe('failed');

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../../electron/contract/index.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { agentsFor, MAX_DELEGATION_DEPTH } from '../../../../electron/runtime/agents/index.js';
-import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
+import { MAX_DELEGATION_DEPTH } from '../../../../electron/runtime/agents/index.js';
 import { ManualClock, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals, type ScriptedCall } from '../../../support/scriptedPlanner.js';
 import { hangingTool } from '../../../support/testTools.js';
@@ -19,7 +18,7 @@ function runtime(scripts: Record<string, (turn: number) => ScriptedCall | 'done'
       return new ScriptedPlanner(scripts[goal]!).next(state);
     },
   };
-  return openTestRuntime({ plans: withScriptedGoals(planner), handlers: [agentHandlers], ...extra });
+  return openTestRuntime({ plans: withScriptedGoals(planner), ...extra });
 }
 
 const delegateTo =
@@ -27,10 +26,10 @@ const delegateTo =
   (turn: number): ScriptedCall | 'done' =>
     turn === 0 ? { tool: 'agents.delegate', args: { children: [{ agent, ...child }], timeoutMs } } : 'done';
 
-const rootTask = (rt: AgentRuntime, agent: string, goal: string) =>
+const rootTask = (rt: Runtime, agent: string, goal: string) =>
   rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, agent });
-const childrenOf = (rt: AgentRuntime, parentId: string) => rt.store.tasks.list({ limit: 50 }).filter((t) => t.parentId === parentId);
-const events = (rt: AgentRuntime, taskId: string, type: string) => rt.trace.page(taskId, 0, 500).events.filter((e) => e.type === type);
+const childrenOf = (rt: Runtime, parentId: string) => rt.store.tasks.list({ limit: 50 }).filter((t) => t.parentId === parentId);
+const events = (rt: Runtime, taskId: string, type: string) => rt.trace.page(taskId, 0, 500).events.filter((e) => e.type === type);
 
 /** A runtime on a manual clock where `lead` delegates to `worker` a playbook whose one step hangs, with this timeout. */
 function hangingDelegation(timeoutMs: number): ManualClock {
@@ -56,7 +55,7 @@ describe('delegation limits', () => {
       c: delegateTo('d', { goal: 'd' }),
       d: () => 'done',
     });
-    for (const name of ['a', 'b', 'c', 'd']) agentsFor(h.rt).create({ name });
+    for (const name of ['a', 'b', 'c', 'd']) h.rt.agents.create({ name });
     const root = await h.rt.engine.run(rootTask(h.rt, 'a', 'a').id);
 
     expect(root.state).toBe('failed');
@@ -86,7 +85,7 @@ describe('delegation limits', () => {
 
   it('a child hanging past the delegate timeout is stopped on the runtime clock; the parent fails with the child’s reason', async () => {
     const clock = hangingDelegation(5_000);
-    for (const name of ['lead', 'worker']) agentsFor(h.rt).create({ name });
+    for (const name of ['lead', 'worker']) h.rt.agents.create({ name });
     const parent = rootTask(h.rt, 'lead', 'lead');
     const running = h.rt.engine.run(parent.id);
 
@@ -103,8 +102,8 @@ describe('delegation limits', () => {
 
   it('a child whose wall-time budget runs out first is stopped at its budget, not the longer timeout', async () => {
     const clock = hangingDelegation(600_000);
-    agentsFor(h.rt).create({ name: 'lead' });
-    agentsFor(h.rt).create({ name: 'worker', budget: { maxWallMs: 30_000 } });
+    h.rt.agents.create({ name: 'lead' });
+    h.rt.agents.create({ name: 'worker', budget: { maxWallMs: 30_000 } });
     const parent = rootTask(h.rt, 'lead', 'lead');
     const running = h.rt.engine.run(parent.id);
 

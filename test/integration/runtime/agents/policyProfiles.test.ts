@@ -1,9 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
-import { schedulerHandlers } from '../../../../electron/runtime/gateway/schedulerHandlers.js';
-import { schedulerFor } from '../../../../electron/runtime/scheduler/index.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { ManualClock, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
 
 let h: TestRuntime | undefined;
@@ -18,12 +14,12 @@ steps:
 /** Default rules allow workspace writes; the `locked` profile denies them, `open` is empty. */
 const CONFIG = { policy: { rules: { deny: ['fs.delete'] }, profiles: { locked: { deny: ['fs.write'] }, open: {} } } };
 
-const call = (rt: AgentRuntime, method: string, params: unknown) =>
+const call = (rt: Runtime, method: string, params: unknown) =>
   rt.dispatcher.dispatch({ id: 1, method, params }, { scopes: ['operator.admin'], clientId: 't' });
 
 describe('policy profiles end to end', () => {
   it('tasks.create with a profile: its rules decide; an unknown profile is refused with invalid_params and nothing stored', async () => {
-    h = openTestRuntime({ config: CONFIG, handlers: [agentHandlers] });
+    h = openTestRuntime({ config: CONFIG });
     const { rt } = h;
     const locked = (await call(rt, 'tasks.create', { playbook: { source: WRITE }, policyProfile: 'locked', start: true })) as {
       result: { id: string };
@@ -43,7 +39,7 @@ describe('policy profiles end to end', () => {
   });
 
   it('a task uses its agent’s profile unless it names its own', async () => {
-    h = openTestRuntime({ config: CONFIG, handlers: [agentHandlers] });
+    h = openTestRuntime({ config: CONFIG });
     const { rt } = h;
     expect(await call(rt, 'agents.create', { name: 'careful', policyProfile: 'locked' })).toMatchObject({
       result: { policyProfile: 'locked' },
@@ -60,7 +56,7 @@ describe('policy profiles end to end', () => {
   });
 
   it('agents.create and agents.update refuse a profile the config does not define', async () => {
-    h = openTestRuntime({ config: CONFIG, handlers: [agentHandlers] });
+    h = openTestRuntime({ config: CONFIG });
     expect(await call(h.rt, 'agents.create', { name: 'x', policyProfile: 'nope' })).toMatchObject({ error: { code: 'invalid_params' } });
     await call(h.rt, 'agents.create', { name: 'x' });
     expect(await call(h.rt, 'agents.update', { name: 'x', patch: { policyProfile: 'nope' } })).toMatchObject({
@@ -70,9 +66,9 @@ describe('policy profiles end to end', () => {
 
   it('a cron job whose agent’s profile left the config is blocked with the reason when it fires, creating no task', async () => {
     const clock = new ManualClock();
-    const first = openTestRuntime({ clock, config: CONFIG, handlers: [agentHandlers, schedulerHandlers] });
-    agentsFor(first.rt).create({ name: 'nightly-bot', policyProfile: 'locked' });
-    const job = schedulerFor(first.rt).add({
+    const first = openTestRuntime({ clock, config: CONFIG });
+    first.rt.agents.create({ name: 'nightly-bot', policyProfile: 'locked' });
+    const job = first.rt.scheduler.add({
       name: 'nightly',
       schedule: '0 * * * *',
       agentId: 'nightly-bot',
@@ -85,9 +81,8 @@ describe('policy profiles end to end', () => {
       clock,
       home: first.home,
       config: { policy: { profiles: { open: {} } } },
-      handlers: [agentHandlers, schedulerHandlers],
     });
-    const scheduler = schedulerFor(h.rt);
+    const scheduler = h.rt.scheduler;
     expect(() => scheduler.update(job.id, {})).toThrow(/unknown policy profile "locked".*nightly-bot/);
     clock.advance(60 * 60_000);
     const [run] = scheduler.tick();

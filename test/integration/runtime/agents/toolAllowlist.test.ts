@@ -1,13 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { agentHandlers } from '../../../../electron/runtime/gateway/agentHandlers.js';
-import { schedulerHandlers } from '../../../../electron/runtime/gateway/schedulerHandlers.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { ScriptedProvider } from '../../../../electron/runtime/models/scriptedProvider.js';
 import type { ModelCallOptions, ModelProvider, ModelRequest } from '../../../../electron/runtime/models/types.js';
-import { schedulerFor } from '../../../../electron/runtime/scheduler/index.js';
 import { openLlmRuntime } from '../../../support/llmRuntime.js';
 import { ManualClock, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
@@ -24,17 +20,17 @@ steps:
   - { id: write, tool: fs.write, args: { path: forbidden.txt, content: "x" } }
 `;
 
-function playbookTask(rt: AgentRuntime, agent: string | undefined, source = READ_THEN_WRITE) {
+function playbookTask(rt: Runtime, agent: string | undefined, source = READ_THEN_WRITE) {
   return rt.engine.create({
     title: 'allowlist',
-    plan: { kind: 'playbook', source, baseDir: rt.options.home },
+    plan: { kind: 'playbook', source, baseDir: rt.home },
     inputs: {},
     ...(agent !== undefined && { agent }),
   });
 }
 
 /** The allowlist refusal a step must carry: effect deny, from the agent, naming agent and tool. */
-function expectAllowlistDenial(rt: AgentRuntime, taskId: string, agent: string, tool: string) {
+function expectAllowlistDenial(rt: Runtime, taskId: string, agent: string, tool: string) {
   const denied = rt.engine.steps(taskId).find((s) => s.status === 'denied');
   expect(denied).toMatchObject({ tool, policy: { effect: 'deny', source: 'agent', agent } });
   expect(denied?.error).toContain(`agent "${agent}" may not use tool "${tool}"`);
@@ -45,8 +41,8 @@ function expectAllowlistDenial(rt: AgentRuntime, taskId: string, agent: string, 
 
 describe("an agent's tool allowlist", () => {
   it('a playbook step outside the allowlist is denied with the agent and tool named, and never runs', async () => {
-    h = openTestRuntime({ handlers: [agentHandlers] });
-    agentsFor(h.rt).create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
+    h = openTestRuntime({});
+    h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
     const task = playbookTask(h.rt, 'reader');
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
@@ -57,8 +53,8 @@ describe("an agent's tool allowlist", () => {
   });
 
   it('wildcards allow what they match; the same playbook without an agent is unaffected', async () => {
-    h = openTestRuntime({ handlers: [agentHandlers] });
-    agentsFor(h.rt).create({ name: 'fs-worker', tools: ['fs.*'] });
+    h = openTestRuntime({});
+    h.rt.agents.create({ name: 'fs-worker', tools: ['fs.*'] });
     const asAgent = await h.rt.engine.run(playbookTask(h.rt, 'fs-worker').id);
     expect(asAgent.state, asAgent.stateReason).toBe('succeeded');
     expect(h.rt.engine.steps(asAgent.id).map((s) => s.policy)).toEqual([
@@ -77,8 +73,8 @@ describe("an agent's tool allowlist", () => {
       capabilities: ['file.write'],
       run: async () => calls.push('mcp'),
     });
-    h = openTestRuntime({ handlers: [agentHandlers], tools: [mcpWriter] });
-    agentsFor(h.rt).create({ name: 'notes-only', tools: ['mcp__notes__*'] });
+    h = openTestRuntime({ tools: [mcpWriter] });
+    h.rt.agents.create({ name: 'notes-only', tools: ['mcp__notes__*'] });
     const source = 'name: cap\nsteps:\n  - { id: save, capability: file.write, args: { key: n.txt } }\n';
     const asAgent = await h.rt.engine.run(playbookTask(h.rt, 'notes-only', source).id);
     expect(asAgent.state, asAgent.stateReason).toBe('succeeded');
@@ -87,8 +83,8 @@ describe("an agent's tool allowlist", () => {
   });
 
   it('an allowlist narrowed by agents.update applies from the next step on', async () => {
-    h = openTestRuntime({ handlers: [agentHandlers] });
-    const agents = agentsFor(h.rt);
+    h = openTestRuntime({});
+    const agents = h.rt.agents;
     agents.create({ name: 'worker', tools: ['*'] });
     const task = playbookTask(h.rt, 'worker');
     agents.update('worker', { tools: ['fs.list'] });
@@ -101,8 +97,8 @@ describe("an agent's tool allowlist", () => {
     const planner = new ScriptedPlanner((turn) =>
       turn === 0 ? { tool: 'agents.delegate', args: { children: [{ agent: 'reader', playbook: child }], timeoutMs: 60_000 } } : 'done',
     );
-    h = openTestRuntime({ plans: withScriptedGoals(planner), handlers: [agentHandlers] });
-    const agents = agentsFor(h.rt);
+    h = openTestRuntime({ plans: withScriptedGoals(planner) });
+    const agents = h.rt.agents;
     agents.create({ name: 'lead', tools: ['agents.delegate'] });
     agents.create({ name: 'reader', tools: ['fs.list', 'fs.read'] });
     const parent = h.rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {}, agent: 'lead' });
@@ -116,9 +112,9 @@ describe("an agent's tool allowlist", () => {
 
   it('a task created by a cron job of an agent runs as that agent and is held to its allowlist', async () => {
     const clock = new ManualClock();
-    h = openTestRuntime({ clock, handlers: [agentHandlers, schedulerHandlers] });
-    agentsFor(h.rt).create({ name: 'reader', tools: ['fs.list'] });
-    const scheduler = schedulerFor(h.rt);
+    h = openTestRuntime({ clock });
+    h.rt.agents.create({ name: 'reader', tools: ['fs.list'] });
+    const scheduler = h.rt.scheduler;
     scheduler.queue.start();
     scheduler.add({ name: 'nightly', schedule: '0 * * * *', agentId: 'reader', target: { kind: 'playbook', source: READ_THEN_WRITE } });
     clock.advance(60 * 60_000);
@@ -133,7 +129,7 @@ describe("an agent's tool allowlist", () => {
   it('a model call to a tool the agent lost after the task started is denied by the gate, never run', async () => {
     const model = new ScriptedProvider([{ calls: [{ name: 'fs_write', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'done' }]);
     h = openLlmRuntime(model);
-    const agents = agentsFor(h.rt);
+    const agents = h.rt.agents;
     agents.create({ name: 'writer', tools: ['fs.*'] });
     const task = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'write x' }, inputs: {}, agent: 'writer' });
     agents.update('writer', { tools: ['fs.read'] }); // the model was offered fs.write at the start
@@ -156,7 +152,7 @@ describe("an agent's tool allowlist", () => {
     };
     const llm = openLlmRuntime(recording);
     h = llm;
-    agentsFor(h.rt).create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
+    h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
     const asAgent = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {}, agent: 'reader' });
     await h.rt.engine.run(asAgent.id);
     const plain = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {} });

@@ -97,13 +97,24 @@ describe('core RPC methods', () => {
     expect(seqs.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('tools.catalog lists the built-in tools with tier, risk and availability', async () => {
+  it('tools.catalog lists the built-in and feature tools with tier, risk and availability', async () => {
     h = openTestRuntime();
     const response = (await call('tools.catalog', {})) as {
       result: { tools: { name: string; tier: string; risk: string; availability: { available: boolean } }[] };
     };
     const byName = Object.fromEntries(response.result.tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName)).toEqual(['echo', 'fs.delete', 'fs.list', 'fs.read', 'fs.write', 'http.request', 'skills.read']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'agents.delegate',
+      'echo',
+      'fs.delete',
+      'fs.list',
+      'fs.read',
+      'fs.write',
+      'http.request',
+      'memory.save',
+      'memory.search',
+      'skills.read',
+    ]);
     expect(byName['fs.delete']).toMatchObject({ tier: 'api', risk: 'delete', availability: { available: true } });
   });
   it('tasks.create takes exactly one of playbook and goal, refuses an unknown agent and keeps the task options', async () => {

@@ -3,10 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Scope, type Task, type TraceEvent } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import { intentHandlers } from '../../../../electron/runtime/gateway/intentHandlers.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
-import { runtimeGoalPlans } from '../../../../electron/runtime/planning/llm/goalRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
 import { openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../../support/runtime.js';
 
@@ -23,7 +20,7 @@ beforeEach(() => {
   server.requests.length = 0;
   const home = tempDir();
   const secrets = new FileSecretStore(home);
-  h = openTestRuntime({ home, plans: runtimeGoalPlans(() => h.rt, secrets), handlers: [settingsHandlers(secrets), intentHandlers] });
+  h = openTestRuntime({ home, secrets });
 });
 afterEach(async () => h.cleanup());
 

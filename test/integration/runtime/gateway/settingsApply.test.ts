@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Task } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
 import { createPlaybookTask, openTestRuntime, tempDir, type TestRuntime } from '../../../support/runtime.js';
 
 const owner: CallContext = { scopes: [...ALL_SCOPES], clientId: 'ws:owner' };
@@ -20,7 +19,7 @@ afterEach(async () => h.cleanup());
 
 function open(): void {
   const home = tempDir();
-  h = openTestRuntime({ home, handlers: [settingsHandlers(new FileSecretStore(home))] });
+  h = openTestRuntime({ home, secrets: new FileSecretStore(home) });
 }
 
 async function call<T>(method: string, params: unknown): Promise<T> {

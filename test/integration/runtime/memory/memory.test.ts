@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { memoryHandlers } from '../../../../electron/runtime/gateway/memoryHandlers.js';
-import { memoryFor, memorySnapshot } from '../../../../electron/runtime/memory/index.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { openTestRuntime, tempDir, type TestRuntime } from '../../../support/runtime.js';
 import { ScriptedPlanner, withScriptedGoals, type ScriptedCall } from '../../../support/scriptedPlanner.js';
 
@@ -17,10 +15,10 @@ function runtimeWithScripts(scripts: Record<string, (turn: number) => ScriptedCa
       return new ScriptedPlanner(scripts[goal]!).next(state);
     },
   };
-  return openTestRuntime({ plans: withScriptedGoals(planner), handlers: [memoryHandlers] });
+  return openTestRuntime({ plans: withScriptedGoals(planner) });
 }
 
-const goalTask = (rt: AgentRuntime, goal: string, workspace: string) =>
+const goalTask = (rt: Runtime, goal: string, workspace: string) =>
   rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, workspace });
 
 describe('cross-session memory', () => {
@@ -34,17 +32,17 @@ describe('cross-session memory', () => {
     const { rt } = h;
 
     const saver = goalTask(rt, 'remember', workspace);
-    expect(memorySnapshot(rt, saver)).toBe(''); // frozen empty at its start
+    expect(rt.memory.snapshotFor(saver)).toBe(''); // frozen empty at its start
     const waiting = await rt.engine.run(saver.id, { detachOnApproval: true });
     expect(waiting.state).toBe('waiting_approval'); // saving to memory asks by default
     const [approval] = rt.approvals.list({ status: 'pending' });
     expect(approval?.tool).toBe('memory.save');
     rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     expect((await rt.engine.run(saver.id)).state).toBe('succeeded');
-    expect(memorySnapshot(rt, saver)).toBe(''); // the running task's snapshot stays frozen
+    expect(rt.memory.snapshotFor(saver)).toBe(''); // the running task's snapshot stays frozen
 
     const reader = goalTask(rt, 'recall', workspace);
-    const snapshot = memorySnapshot(rt, reader);
+    const snapshot = rt.memory.snapshotFor(reader);
     expect(snapshot).toContain('The staging database lives in eu-west-3');
     expect(snapshot).toContain(`## Memory (workspace: ${workspace})`);
     expect((await rt.engine.run(reader.id)).state).toBe('succeeded');
@@ -58,12 +56,12 @@ describe('cross-session memory', () => {
     expect(await call('memory.forget', { scope, noteId: found[0]!.id })).toMatchObject({ result: { forgotten: true } });
     expect(await call('memory.search', { scope, query: 'staging' })).toMatchObject({ result: { notes: [] } });
     const after = goalTask(rt, 'recall', workspace);
-    expect(memorySnapshot(rt, after)).toBe('');
+    expect(rt.memory.snapshotFor(after)).toBe('');
   });
 
   it('notes never cross scopes: another workspace or agent sees nothing, and forget needs the right scope', () => {
-    h = openTestRuntime({ handlers: [memoryHandlers] });
-    const memory = memoryFor(h.rt);
+    h = openTestRuntime({});
+    const memory = h.rt.memory;
     const note = memory.add({ kind: 'agent', id: 'researcher' }, 'prefers primary sources');
     expect(memory.search({ kind: 'agent', id: 'researcher' }, 'sources').map((n) => n.id)).toEqual([note.id]);
     expect(memory.search({ kind: 'agent', id: 'writer' }, 'sources')).toEqual([]);
@@ -73,8 +71,8 @@ describe('cross-session memory', () => {
   });
 
   it('search text is words, not FTS syntax: quotes and operators cannot break or widen the query', () => {
-    h = openTestRuntime({ handlers: [memoryHandlers] });
-    const memory = memoryFor(h.rt);
+    h = openTestRuntime({});
+    const memory = h.rt.memory;
     const scope = { kind: 'agent' as const, id: 'a' };
     memory.add(scope, 'deploys happen on Tuesdays');
     expect(memory.search(scope, 'deploy" OR "x* NEAR(')).toHaveLength(1);
@@ -82,7 +80,7 @@ describe('cross-session memory', () => {
   });
 
   it('memory RPC refuses a call without a scope', async () => {
-    h = openTestRuntime({ handlers: [memoryHandlers] });
+    h = openTestRuntime({});
     const res = await h.rt.dispatcher.dispatch(
       { id: 1, method: 'memory.add', params: { text: 'x' } },
       { scopes: ['operator.write'], clientId: 't' },

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { memoryFor, memorySnapshot } from '../../../../electron/runtime/memory/index.js';
 import { ScriptedProvider } from '../../../../electron/runtime/models/scriptedProvider.js';
 import type { ModelProvider } from '../../../../electron/runtime/models/types.js';
 import { openLlmRuntime } from '../../../support/llmRuntime.js';
@@ -27,10 +25,10 @@ function recordingModel(turns: number): { provider: ModelProvider; requests: str
 describe('memory in the model’s stable prefix', () => {
   it('a note reaches the next task’s prompt through its snapshot (workspace and agent scopes); after forget it no longer does', async () => {
     const { provider, requests } = recordingModel(3);
-    h = openLlmRuntime(provider, [], { memory: (task) => memorySnapshot(h.rt, task) });
+    h = openLlmRuntime(provider, [], { memory: (task) => h.rt.memory.snapshotFor(task) });
     const workspace = tempDir('agent-desk-ws-');
-    const memory = memoryFor(h.rt);
-    agentsFor(h.rt).create({ name: 'ops' });
+    const memory = h.rt.memory;
+    h.rt.agents.create({ name: 'ops' });
     const place = memory.add({ kind: 'workspace', id: workspace }, 'The staging database lives in eu-west-3');
     memory.add({ kind: 'agent', id: 'ops' }, 'Deploys need a change ticket');
     const goal = (agent?: string) =>

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../../electron/contract/index.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { schedulerFor } from '../../../../electron/runtime/scheduler/index.js';
 import { TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.js';
 import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
@@ -9,7 +7,7 @@ import { testTool } from '../../../support/testTools.js';
 let h: TestRuntime;
 afterEach(async () => {
   holds.releaseAll();
-  await schedulerFor(h.rt).stop();
+  await h.rt.scheduler.stop();
   await h.cleanup();
 });
 
@@ -49,10 +47,10 @@ describe('per-agent concurrency in the background queue', () => {
   it('never runs more than maxConcurrent of one agent, while other work fills the global slots', async () => {
     holds = new Holds();
     const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
-    h = openTestRuntime({ tools: [hold] });
+    h = openTestRuntime({ tools: [hold], scheduler: { concurrency: 4 } });
     const { rt } = h;
-    agentsFor(rt).create({ name: 'slow', maxConcurrent: 2 });
-    const scheduler = schedulerFor(rt, { concurrency: 4 });
+    rt.agents.create({ name: 'slow', maxConcurrent: 2 });
+    const scheduler = rt.scheduler;
     const queueRepo = new TaskQueueRepo(rt.store.db);
 
     const create = (agent?: string) =>

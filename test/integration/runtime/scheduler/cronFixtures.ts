@@ -1,8 +1,6 @@
-import type { RuntimeOptions } from '../../../../electron/runtime/agentRuntime.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
-import { schedulerHandlers } from '../../../../electron/runtime/gateway/schedulerHandlers.js';
-import { schedulerFor, type Scheduler } from '../../../../electron/runtime/scheduler/index.js';
-import { ManualClock, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
+import type { Scheduler } from '../../../../electron/runtime/scheduler/index.js';
+import { ManualClock, openTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
 
 /** A playbook that writes a report and checks it exists. */
@@ -28,13 +26,13 @@ steps:
 /** A runtime on a manual clock with the scheduler's handlers and a gate tool. */
 export function cronRuntime(
   home?: string,
-  plans?: RuntimeOptions['plans'],
+  plans?: TestRuntimeOptions['plans'],
 ): TestRuntime & { clock: ManualClock; gate: Gate; scheduler(): Scheduler } {
   const clock = new ManualClock();
   const gate = new Gate();
   const tool = testTool({ name: 'test.gate', risk: 'read', readOnly: true, idempotent: true, run: () => gate.wait() });
-  const h = openTestRuntime({ clock, tools: [tool], handlers: [schedulerHandlers], ...(home && { home }), ...(plans && { plans }) });
-  return Object.assign(h, { clock, gate, scheduler: () => schedulerFor(h.rt) });
+  const h = openTestRuntime({ clock, tools: [tool], ...(home && { home }), ...(plans && { plans }) });
+  return Object.assign(h, { clock, gate, scheduler: () => h.rt.scheduler });
 }
 
 /** Holds calls until opened. */
@@ -55,8 +53,8 @@ export const MIN = 60_000;
 export const HOUR = 60 * MIN;
 
 /** The tasks a job created, oldest first. */
-export const jobTasks = (rt: AgentRuntime, jobId: string) =>
-  schedulerFor(rt)
+export const jobTasks = (rt: Runtime, jobId: string) =>
+  rt.scheduler
     .runs(jobId, 500)
     .filter((r) => r.taskId)
     .reverse();

@@ -204,13 +204,13 @@ describe('cron scheduler on a manual clock', () => {
     expect(task?.plan).toEqual({ kind: 'goal', goal: 'triage the inbox', model: 'local:gpt-test', acceptance: checks });
   });
 
-  it('a goal job with no goal planner configured is blocked before any model call', () => {
+  it('a goal job fires a goal task of the product planner, its model resolved only when it runs', () => {
     h = cronRuntime();
     const job = h.scheduler().add({ name: 'triage', schedule: '*/5 * * * *', target: { kind: 'goal', goal: 'triage the inbox' } });
     h.clock.advance(5 * MIN);
-    expect(h.scheduler().tick()[0]).toMatchObject({ outcome: 'blocked' });
-    expect(h.scheduler().get(job.id).status).toBe('blocked');
-    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+    expect(h.scheduler().tick()[0]).not.toMatchObject({ outcome: 'blocked' });
+    expect(h.scheduler().get(job.id).status).toBe('active');
+    expect(h.rt.store.tasks.list({ limit: 10 }).map((t) => t.plan.kind)).toEqual(['goal']);
   });
 });
 

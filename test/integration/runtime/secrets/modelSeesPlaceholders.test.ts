@@ -5,8 +5,6 @@ import { ALL_SCOPES } from '../../../../electron/contract/index.js';
 import { BrowserHost } from '../../../../electron/capabilities/browser/browserHost.js';
 import { browserTools } from '../../../../electron/capabilities/browser/browserTools.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
-import { runtimeGoalPlans } from '../../../../electron/runtime/planning/llm/goalRuntime.js';
 import { ModelServer, type ScriptedReply } from '../../../support/modelServer.js';
 import { RecordingServer } from '../../../support/recordingServer.js';
 import { missing } from '../../../support/requirements.js';
@@ -49,9 +47,8 @@ describe('what the model is shown', () => {
     const secrets = new FileSecretStore(home);
     h = openTestRuntime({
       home,
+      secrets,
       config: { policy: { networkAllow: ['127.0.0.1:*'] } },
-      plans: runtimeGoalPlans(() => h.rt, secrets),
-      handlers: [settingsHandlers(secrets)],
       tools: browser ? browserTools(browser) : [],
     });
     await call('secrets.set', { name: 'local-key', value: MODEL_KEY });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
 import { openTestRuntime, tempDir, type TestRuntime } from '../../../support/runtime.js';
 import { databaseFilesHolding } from '../../../support/secretSearch.js';
 
@@ -22,7 +21,7 @@ describe('a secret stored by another process', () => {
     // Two runtimes on one data folder, as `serve` and a later `agent-desk secrets set` are.
     serve = openTestRuntime({ home, secrets: new FileSecretStore(home) });
     const cliSecrets = new FileSecretStore(home);
-    cli = openTestRuntime({ home, secrets: cliSecrets, handlers: [settingsHandlers(cliSecrets)] });
+    cli = openTestRuntime({ home, secrets: cliSecrets });
     const set = await cli.rt.dispatcher.dispatch(
       { id: 1, method: 'secrets.set', params: { name: 'late-key', value: SECRET } },
       { scopes: [...ALL_SCOPES], clientId: 'cli' },

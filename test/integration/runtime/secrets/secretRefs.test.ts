@@ -3,8 +3,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
-import { runtimeGoalPlans } from '../../../../electron/runtime/planning/llm/goalRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
 import { RecordingServer } from '../../../support/recordingServer.js';
 import { openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../../support/runtime.js';
@@ -43,8 +41,6 @@ function openRuntime(): { home: string } {
     home,
     secrets,
     config: { policy: { networkAllow: ['127.0.0.1:*', 'localhost:*'] } },
-    plans: runtimeGoalPlans(() => h.rt, secrets),
-    handlers: [settingsHandlers(secrets)],
   });
   return { home };
 }

@@ -13,18 +13,24 @@ afterEach(async () => {
 describe('the server log', () => {
   it('an unexpected handler error that quotes a known secret is logged redacted and answered generically', async () => {
     h = openTestRuntime({
-      handlers: [
-        () => ({
-          'system.info': () => {
-            throw new Error(`upstream refused Authorization: Bearer ${SECRET}`);
+      modules: () => [
+        {
+          name: 'failing',
+          handlers: {
+            'tasks.list': () => {
+              throw new Error(`upstream refused Authorization: Bearer ${SECRET}`);
+            },
           },
-        }),
+        },
       ],
     });
     h.rt.redactor.add('api-key', SECRET);
     const logged: unknown[][] = [];
     vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void logged.push(parts));
-    const response = await h.rt.dispatcher.dispatch({ id: 1, method: 'system.info' }, { scopes: [...ALL_SCOPES], clientId: 't' });
+    const response = await h.rt.dispatcher.dispatch(
+      { id: 1, method: 'tasks.list', params: {} },
+      { scopes: [...ALL_SCOPES], clientId: 't' },
+    );
     expect(response).toMatchObject({ error: { code: 'internal' } });
     const text = JSON.stringify(logged);
     expect(text).toContain('upstream refused Authorization: Bearer [secret:api-key]');

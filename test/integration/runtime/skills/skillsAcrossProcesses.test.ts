@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../../../electron/contract/index.js';
-import { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 import { workspaceSkills, writeSkill } from '../../../support/skillFolders.js';
 
@@ -24,7 +23,7 @@ steps:
   - { id: summary, tool: fs.write, args: { path: summary.txt, content: "done" } }
 `;
 
-const approvePending = (rt: AgentRuntime) => {
+const approvePending = (rt: Runtime) => {
   const [approval] = rt.approvals.list({ status: 'pending' });
   expect(approval, 'an approval is pending').toBeDefined();
   rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'cli:alice');
@@ -49,7 +48,7 @@ describe('skills in use across processes', () => {
 
     // Another process (its own connection to the same file) runs on: the delete, the skill read,
     // and stops at the second delete, which the skill allows.
-    const other = new AgentRuntime({ home: h.home, config: ConfigSchema.parse({}), pollMs: 20 });
+    const other = h.another();
     try {
       expect((await other.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
       approvePending(other);

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptanceCheck } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
 import { openRuntime } from '../../../../electron/capabilities/composition/openRuntime.js';
-import type { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { ModelServer, type ReceivedRequest, type ScriptedAnswer } from '../../../support/modelServer.js';
 import { RecordingServer } from '../../../support/recordingServer.js';
 import { tempDir, waitForState } from '../../../support/runtime.js';
@@ -28,7 +28,7 @@ const listedSkills = (r: ReceivedRequest): Map<string, string> =>
 
 let models: ModelServer;
 let home: string;
-let rt: AgentRuntime | undefined;
+let rt: Runtime | undefined;
 const previousHome = process.env.AGENT_DESK_HOME;
 
 beforeAll(async () => void (models = await new ModelServer().start()));
@@ -44,7 +44,7 @@ afterEach(async () => {
 });
 
 /** The product's composition over a fresh data folder whose config points at the local model server. */
-function openProduct(extra: Record<string, unknown> = {}): AgentRuntime {
+function openProduct(extra: Record<string, unknown> = {}): Runtime {
   home = tempDir('agent-desk-skills-');
   process.env.AGENT_DESK_HOME = home;
   new FileSecretStore(home).set('local-key', 'sk-skills-test');
@@ -69,7 +69,7 @@ function workspaceWith(files: Record<string, string>): string {
   return ws;
 }
 
-async function runGoal(runtime: AgentRuntime, goal: string, workspace: string, acceptance: AcceptanceCheck[]) {
+async function runGoal(runtime: Runtime, goal: string, workspace: string, acceptance: AcceptanceCheck[]) {
   const task = runtime.engine.create({ title: goal, plan: { kind: 'goal', goal, acceptance }, inputs: {}, workspace });
   runtime.engine.start(task.id);
   return waitForState(runtime, task.id, ['succeeded', 'failed', 'waiting_approval', 'waiting_user']);

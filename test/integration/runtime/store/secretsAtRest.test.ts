@@ -3,8 +3,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../../electron/contract/index.js';
 import { FileSecretStore } from '../../../../electron/capabilities/secrets/fileSecretStore.js';
-import { memoryHandlers } from '../../../../electron/runtime/gateway/memoryHandlers.js';
-import { settingsHandlers } from '../../../../electron/runtime/gateway/settingsHandlers.js';
 import { RecordingServer } from '../../../support/recordingServer.js';
 import { openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../../support/runtime.js';
 import { databaseFilesHolding } from '../../../support/secretSearch.js';
@@ -35,8 +33,8 @@ describe('the store boundary', () => {
     const secrets = new FileSecretStore(home);
     h = openTestRuntime({
       home,
+      secrets,
       config: { policy: { networkAllow: ['127.0.0.1:*'] } },
-      handlers: [settingsHandlers(secrets), memoryHandlers],
     });
     await call('secrets.set', { name: 'api-key', value: SECRET });
 

@@ -1,8 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../../electron/contract/index.js';
-import { agentsFor } from '../../../../electron/runtime/agents/index.js';
-import { buildTask, createTask } from '../../../../electron/runtime/tasks/createTask.js';
-import { runtimeTaskDeps } from '../../../../electron/runtime/tasks/runtimeTasks.js';
 import { thrown } from '../../../support/errors.js';
 import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 
@@ -31,11 +28,10 @@ describe('creating a task', () => {
     h = openTestRuntime({ config: { budget: { maxSteps: 100, maxWallMs: 1000 } } });
   });
   afterEach(async () => h.cleanup());
-  const deps = () => runtimeTaskDeps(h.rt);
 
   it('merges budgets in one order: config, agent, playbook, the caller', () => {
-    agentsFor(h.rt).create({ name: 'ops', budget: { maxSteps: 50, maxWallMs: 2000, maxTokens: 999 } });
-    const built = buildTask(deps(), {
+    h.rt.agents.create({ name: 'ops', budget: { maxSteps: 50, maxWallMs: 2000, maxTokens: 999 } });
+    const built = h.rt.tasks.build({
       source: { kind: 'playbook', source: PLAYBOOK, baseDir: h.home },
       requester: { kind: 'local' },
       inputs: { token: 's3cr3t-value' },
@@ -48,7 +44,7 @@ describe('creating a task', () => {
   });
 
   it('hands the engine the playbook it parsed, so the plan does not parse it again', () => {
-    const built = buildTask(deps(), {
+    const built = h.rt.tasks.build({
       source: { kind: 'playbook', source: PLAYBOOK, baseDir: h.home },
       requester: { kind: 'local' },
       inputs: { token: 'x' },
@@ -60,28 +56,26 @@ describe('creating a task', () => {
     const writer = { kind: 'client' as const, scopes: ['operator.read' as const, 'operator.write' as const], method: 'tasks.create' };
     const playbook = { kind: 'playbook' as const, source: WITH_COMMAND, baseDir: h.home };
     const commandCheck = { type: 'command_exit' as const, command: ['true'], exitCode: 0, timeoutMs: 1000 };
-    expect(thrown(() => createTask(deps(), { source: playbook, requester: writer })).code).toBe('forbidden');
-    expect(thrown(() => createTask(deps(), { source: { kind: 'goal', goal: 'g', checks: [commandCheck] }, requester: writer })).code).toBe(
+    expect(thrown(() => h.rt.tasks.create({ source: playbook, requester: writer })).code).toBe('forbidden');
+    expect(thrown(() => h.rt.tasks.create({ source: { kind: 'goal', goal: 'g', checks: [commandCheck] }, requester: writer })).code).toBe(
       'forbidden',
     );
     const admin = { kind: 'client' as const, scopes: ALL_SCOPES, method: 'tasks.create' };
-    expect(createTask(deps(), { source: playbook, requester: admin }).task.state).toBe('queued');
-    expect(createTask(deps(), { source: playbook, requester: { kind: 'local' } }).task.state).toBe('queued');
+    expect(h.rt.tasks.create({ source: playbook, requester: admin }).task.state).toBe('queued');
+    expect(h.rt.tasks.create({ source: playbook, requester: { kind: 'local' } }).task.state).toBe('queued');
   });
 
   it('refuses a playbook with secret inputs where nobody can give them', () => {
     const source = { kind: 'playbook' as const, source: PLAYBOOK, baseDir: h.home };
-    expect(thrown(() => createTask(deps(), { source, requester: { kind: 'local' }, unattended: 'a cron job' })).code).toBe(
-      'invalid_params',
-    );
+    expect(thrown(() => h.rt.tasks.create({ source, requester: { kind: 'local' }, unattended: 'a cron job' })).code).toBe('invalid_params');
     expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
   });
 
   it('delegation: a model-written child playbook may not carry a command check', async () => {
-    agentsFor(h.rt).create({ name: 'helper' });
+    h.rt.agents.create({ name: 'helper' });
     const delegate = h.rt.registry.get('agents.delegate');
     expect(delegate, 'the delegate tool is registered').toBeDefined();
-    const parent = createTask(deps(), {
+    const parent = h.rt.tasks.create({
       source: { kind: 'playbook', source: WITH_COMMAND, baseDir: h.home },
       requester: { kind: 'local' },
     }).task;

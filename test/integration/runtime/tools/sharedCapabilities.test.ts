@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost } from '../../../../electron/capabilities/browser/browserHost.js';
 import { browserTools } from '../../../../electron/capabilities/browser/browserTools.js';
-import { desktopRuntimeParts } from '../../../../electron/capabilities/gui/desktopRuntimeParts.js';
+import { desktopModule } from '../../../../electron/capabilities/gui/desktopModule.js';
 import { McpManager } from '../../../../electron/capabilities/mcp/mcpManager.js';
 import type { Task } from '../../../../electron/contract/index.js';
 import { CAPABILITIES } from '../../../../electron/runtime/tools/capabilities.js';
@@ -19,11 +19,15 @@ const noDocker = missing('docker');
 const SHARED = [CAPABILITIES.webRead, CAPABILITIES.webInteract, CAPABILITIES.fileRead, CAPABILITIES.fileWrite, CAPABILITIES.fileList];
 
 /** The shipped tools: builtins (from the runtime), the browser tier, the desktop's computer and sandbox tools. */
-function shippedRuntime(host: BrowserHost, config: Record<string, unknown> = {}): { h: TestRuntime; close(): Promise<void> } {
+function shippedRuntime(host: BrowserHost, config: Record<string, unknown> = {}): { h: TestRuntime } {
   const home = tempDir('agent-desk-tiers-');
-  const desktop = desktopRuntimeParts({ home, poolSize: 0 });
-  const h = openTestRuntime({ home, tools: [...browserTools(host), ...desktop.tools], config });
-  return { h, close: async () => void (await Promise.all(desktop.onClose.map((c) => c()))) };
+  const h = openTestRuntime({
+    home,
+    tools: browserTools(host),
+    config,
+    modules: (core) => [desktopModule(core, { poolSize: 0, reap: false })],
+  });
+  return { h };
 }
 
 const names = (tools: readonly AnyTool[]): string[] => tools.map((t) => t.name);
@@ -51,7 +55,7 @@ function tiersPerCapability(offered: readonly AnyTool[]): Record<string, string[
 
 describe('capabilities shared across tiers (the shipped tools)', () => {
   let host: BrowserHost;
-  let opened: { h: TestRuntime; close(): Promise<void> } | undefined;
+  let opened: { h: TestRuntime } | undefined;
   const savedChromium = process.env.AGENT_DESK_CHROMIUM;
   beforeAll(() => {
     host = new BrowserHost({ networkAllow: [] });
@@ -59,7 +63,6 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
   afterEach(async () => {
     if (savedChromium === undefined) delete process.env.AGENT_DESK_CHROMIUM;
     else process.env.AGENT_DESK_CHROMIUM = savedChromium;
-    await opened?.close();
     await opened?.h.cleanup();
     opened = undefined;
   });
@@ -170,8 +173,7 @@ describe('an MCP filesystem server below the fs.* tools (real server-filesystem)
   let task: Task;
   beforeAll(async () => {
     h = openTestRuntime();
-    manager = new McpManager({ home: h.home, clientVersion: 'test', reconnectDelaysMs: [] });
-    manager.attach(h.rt.registry);
+    manager = new McpManager({ home: h.home, clientVersion: 'test', reconnectDelaysMs: [], registry: h.rt.registry });
     task = createPlaybookTask(h.rt, 'name: files\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
     writeFileSync(path.join(task.workspace, 'note.txt'), 'from the workspace');
     const status = await manager.add('fs', stdioServer('filesystem', [task.workspace]));

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../../../electron/contract/index.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
-import { schedulerHandlers } from '../../../../electron/runtime/gateway/schedulerHandlers.js';
 import { startServer } from '../../../unit/runtime/verify/checkFixtures.js';
 import { openTestRuntime, tempDir, waitForState, type TestRuntime } from '../../../support/runtime.js';
 
@@ -77,14 +76,14 @@ describe('command_exit checks need operator.admin', () => {
     expect(await call('tasks.create', { goal: 'make the tests pass', checks, start: false }, writer)).toMatchObject({
       error: { code: 'forbidden', details: { checks: ['tests pass'], required: 'operator.admin' } },
     });
-    // An admin gets past the check gate (this test runtime has no model planner, which is the next refusal).
+    // An admin gets past the check gate: the task is created (its model is resolved when it runs).
     expect(await call('tasks.create', { goal: 'make the tests pass', checks, start: false }, admin)).toMatchObject({
-      error: { code: 'invalid_params', message: expect.stringContaining('no planner') },
+      result: { state: 'queued', plan: { acceptance: [{ name: 'tests pass' }] } },
     });
   });
 
   it('a cron job cannot smuggle one in, as a goal or as a playbook', async () => {
-    h = openTestRuntime({ handlers: [schedulerHandlers] });
+    h = openTestRuntime({});
     const marker = markerFile();
     const job = (target: unknown) => ({ name: 'nightly', schedule: '0 2 * * *', target });
     const asPlaybook = await call('cron.add', job({ kind: 'playbook', source: commandPlaybook(marker) }), writer);

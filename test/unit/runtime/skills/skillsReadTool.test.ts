@@ -1,8 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigSchema, type Step } from '../../../../electron/contract/index.js';
-import { AgentRuntime } from '../../../../electron/runtime/agentRuntime.js';
+import type { Step } from '../../../../electron/contract/index.js';
 import { SkillActivations } from '../../../../electron/runtime/skills/activations.js';
 import type { SkillsReadArgs, SkillsReadOutput } from '../../../../electron/runtime/skills/skillsReadTool.js';
 import { ToolError, type Tool } from '../../../../electron/runtime/tools/types.js';
@@ -157,7 +156,7 @@ describe('SkillActivations', () => {
     expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
     // The other process (a `run --resume` while `serve` waits), on its own connection to the same
     // file, completes a read of a narrowing skill while this one does not hold the task.
-    const other = new AgentRuntime({ home: h.home, config: ConfigSchema.parse({}) });
+    const other = h.another();
     try {
       other.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
     } finally {

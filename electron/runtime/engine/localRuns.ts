@@ -1,0 +1,39 @@
+import type { TaskRun } from './taskRun.js';
+
+/**
+ * The task runs of this process. Made before the engine, so the parts the engine is built with
+ * (hooks, telemetry, model metering) can ask whether a task runs here and write with its run.
+ */
+export class LocalRuns {
+  private readonly runs = new Map<string, TaskRun>();
+
+  get(taskId: string): TaskRun | undefined {
+    return this.runs.get(taskId);
+  }
+
+  add(taskId: string, run: TaskRun): void {
+    this.runs.set(taskId, run);
+  }
+
+  remove(taskId: string): void {
+    this.runs.delete(taskId);
+  }
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  isRunningHere(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  /**
+   * A write about a task (its `model.call` trace event, a hook's record), joined to the run's
+   * next commit when the task runs in this process, so it costs no commit of its own; else at once.
+   */
+  writeWithRun(taskId: string, write: () => void, lazy = true): void {
+    const run = this.runs.get(taskId);
+    if (run) run.commitWrite(write, lazy);
+    else write();
+  }
+}
