@@ -57,7 +57,7 @@ export function installDesktopShell(options: DesktopShellOptions): () => void {
 
   tray.on('click', () => reveal());
   refreshTray();
-  const off = options.bus.on({ events: ['approval.requested', 'approval.resolved'] }, onApproval);
+  const off = options.bus.on({ events: ['approval.requested', 'approval.resolved'] }, onApproval, { elsewhere: true });
   return () => {
     off();
     tray.destroy();

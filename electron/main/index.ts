@@ -41,7 +41,7 @@ function openAppRuntime(): ProductRuntime {
     /^https?:$/.test(url.protocol)
       ? shell.openExternal(url.href) /* eng-disable OPEN_EXTERNAL_JS_CHECK */
       : Promise.reject(new Error(`not opening ${url.protocol} URL`));
-  return openRuntime('full', { warmSandboxes: true, openUrl, ...(secrets ? { secrets } : {}) });
+  return openRuntime('full', { warmSandboxes: true, watchStore: true, openUrl, ...(secrets ? { secrets } : {}) });
 }
 
 /** Starts the app: single instance, hardened session, the runtime and its window. */

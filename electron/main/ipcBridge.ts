@@ -39,7 +39,7 @@ export function installIpcBridge(options: IpcBridgeOptions): () => void {
     // ever returns a secret value, so the scope lets the page write keys, never read them.
     scopes: [...ALL_SCOPES],
     clientId: 'electron-window',
-    subscribe: (filter: Parameters<EventBus['on']>[0]) => void unsubscribes.push(bus.on(filter, push)),
+    subscribe: (filter: Parameters<EventBus['on']>[0]) => void unsubscribes.push(bus.on(filter, push, { elsewhere: true })),
   };
   let nextId = 0;
   options.ipcMain.handle(IPC_CHANNELS.rpc, async (event: IpcMainInvokeEvent, request: IpcRpcRequest): Promise<IpcRpcResponse> => {

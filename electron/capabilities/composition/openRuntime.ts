@@ -3,6 +3,7 @@ import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } 
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
 import { redactStoredSecrets } from '../../runtime/gateway/settingsHandlers.js';
+import { storeWatchModule } from '../../runtime/gateway/storeWatch.js';
 import type { InProcessModel } from '../../runtime/planning/llm/goalsModule.js';
 import type { SecretStore } from '../../runtime/secrets/secretStore.js';
 import type { Redactor } from '../../runtime/trace/redactor.js';
@@ -58,6 +59,8 @@ export interface OpenRuntimeOptions {
   scheduler?: { concurrency?: number };
   /** Overrides of the desktop tier (tests pin an image). */
   desktop?: DesktopOverrides;
+  /** Publish what other processes change in the store to this one's views (a gateway: `serve`, the desktop app). */
+  watchStore?: boolean;
   /** More modules after the product's (a bench's own tools). */
   modules?: ModuleList;
   /** Core settings a bench or test tunes (lease polling, retry backoff). */
@@ -92,12 +95,13 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
     ...(opts.scheduler && { scheduler: opts.scheduler }),
   };
   const rt = assembleRuntime(options, (core, features) => {
-    if (role === 'control') return opts.modules?.(core, features) ?? [];
+    const watch = opts.watchStore ? [storeWatchModule(core)] : [];
+    if (role === 'control') return [...watch, ...(opts.modules?.(core, features) ?? [])];
     mcp = mcpModule(core, secrets, opts.openUrl && { openUrl: opts.openUrl });
     desktop = desktopModule(core, opts.desktop);
     // Closed last, so the exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
     const exporter: RuntimeModule[] = telemetry ? [{ name: 'telemetry', close: telemetry.shutdown }] : [];
-    return [...exporter, mcp, browserModule(core), desktop, ...(opts.modules?.(core, features) ?? [])];
+    return [...exporter, ...watch, mcp, browserModule(core), desktop, ...(opts.modules?.(core, features) ?? [])];
   });
   learnStoredSecrets(rt.redactor, secrets);
   if (opts.warmSandboxes) void desktop?.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));

@@ -20,7 +20,8 @@ export function registerServe(program: Command): void {
       'bearer token (default: AGENT_DESK_TOKEN, else the one kept in gateway.json until `tokens rotate`, else a new one)',
     )
     .action(async (opts: { port?: string; host?: string; token?: string }) => {
-      const rt = openRuntime('full', { warmSandboxes: true });
+      // A gateway shows what other processes on this data folder do too (a CLI `run` beside it).
+      const rt = openRuntime('full', { warmSandboxes: true, watchStore: true });
       try {
         // Before the gateway answers, so its first tools.catalog already lists every server's tools.
         await connectConfiguredMcpServers(rt.mcp?.manager);

@@ -6,10 +6,26 @@ export type EventListener = (frame: EventFrame) => void;
 
 /** In-process fan-out of the contract's events to transports and other listeners. */
 export interface EventBus {
-  /** Delivers the event to every matching listener; a throwing listener does not stop the rest. */
-  emit<E extends EventName>(name: E, payload: EventPayloads[E]): void;
+  /**
+   * Delivers the event to every matching listener; a throwing listener does not stop the rest.
+   * `elsewhere`: news of another process, read from the store — only listeners that asked for it get it.
+   */
+  emit<E extends EventName>(name: E, payload: EventPayloads[E], origin?: EventOrigin): void;
   /** Listens to events matching `filter`; returns the unsubscribe function. */
-  on(filter: EventFilter, listener: EventListener): () => void;
+  on(filter: EventFilter, listener: EventListener, options?: ListenOptions): () => void;
+}
+
+/** Where an event happened: in this process, or in another one writing the same store. */
+export type EventOrigin = 'here' | 'elsewhere';
+
+/** How a listener listens. */
+export interface ListenOptions {
+  /**
+   * Also receive news of tasks run by other processes on the same store (what a person's view
+   * wants: the web UI, the desktop window). The runtime's own listeners (hooks, telemetry,
+   * desktops, the scheduler) act on this process's events only, so they never act twice.
+   */
+  elsewhere?: boolean;
 }
 
 /** Options for `createEventBus`. */
@@ -20,12 +36,13 @@ export interface EventBusOptions {
 
 /** A synchronous, in-memory event bus. */
 export function createEventBus(options: EventBusOptions = {}): EventBus {
-  const subscribers = new Set<{ filter: EventFilter; listener: EventListener }>();
+  const subscribers = new Set<{ filter: EventFilter; listener: EventListener; elsewhere: boolean }>();
   return {
-    emit(name, payload) {
+    emit(name, payload, origin = 'here') {
       const frame: EventFrame = { event: name, data: payload };
       // A snapshot, so listeners may unsubscribe (or subscribe) while being called.
       for (const sub of [...subscribers]) {
+        if (origin === 'elsewhere' && !sub.elsewhere) continue;
         if (!matchesFilter(sub.filter, frame)) continue;
         try {
           sub.listener(frame);
@@ -34,8 +51,8 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
         }
       }
     },
-    on(filter, listener) {
-      const sub = { filter, listener };
+    on(filter, listener, options = {}) {
+      const sub = { filter, listener, elsewhere: options.elsewhere ?? false };
       subscribers.add(sub);
       return () => void subscribers.delete(sub);
     },

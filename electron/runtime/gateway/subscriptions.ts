@@ -24,9 +24,14 @@ export function createConnectionSubscriptions(bus: EventBus, send: (frame: Event
     subscribe(filter) {
       if (closed) return;
       filters.push(filter);
-      detach ??= bus.on({}, (frame) => {
-        if (filters.some((f) => matchesFilter(f, frame))) send(frame);
-      });
+      // A person's view: news of tasks run by other processes on the same store too.
+      detach ??= bus.on(
+        {},
+        (frame) => {
+          if (filters.some((f) => matchesFilter(f, frame))) send(frame);
+        },
+        { elsewhere: true },
+      );
     },
     close() {
       closed = true;

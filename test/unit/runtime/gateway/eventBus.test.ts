@@ -12,6 +12,21 @@ describe('event bus', () => {
     expect(frames).toEqual([{ event: 'task.updated', data: aTask() }]);
   });
 
+  it("news of another process reaches only listeners that asked for it, and a connection's subscriptions", () => {
+    const bus = createEventBus();
+    const runtime: EventFrame[] = [];
+    const view: EventFrame[] = [];
+    const sent: EventFrame[] = [];
+    bus.on({}, (frame) => runtime.push(frame));
+    bus.on({}, (frame) => view.push(frame), { elsewhere: true });
+    createConnectionSubscriptions(bus, (frame) => sent.push(frame)).subscribe({});
+    bus.emit('task.updated', aTask({ id: 'here' }));
+    bus.emit('task.updated', aTask({ id: 'there' }), 'elsewhere');
+    expect(runtime.map((f) => (f.data as { id: string }).id)).toEqual(['here']);
+    expect(view.map((f) => (f.data as { id: string }).id)).toEqual(['here', 'there']);
+    expect(sent.map((f) => (f.data as { id: string }).id)).toEqual(['here', 'there']);
+  });
+
   it('filters by event name', () => {
     const bus = createEventBus();
     const names: string[] = [];

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { examplePlaybook } from '../../support/cliSandbox.js';
+import { missing } from '../../support/requirements.js';
+import { startServe, waitForTaskState } from '../../support/serveProcess.js';
+import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
+
+const skip = missing('chromium');
+const ui = useUiSession(skip);
+
+describe.skipIf(skip)(`a task another process runs, in the open web UI${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  it('a CLI `run` beside serve shows up without a reload, asks for its approval there, and the approval finishes it', async () => {
+    requireBuiltUi();
+    const cli = ui.home();
+    const serve = await startServe(cli);
+    const { page, problems } = await openUi(ui.browser, serve);
+    const client = await serve.connect();
+    try {
+      await page.waitForSelector('[data-testid="state-empty"]', WAIT);
+      // Another process on the same data folder: it creates the task, runs it to its delete, and leaves it waiting.
+      const run = await cli.run(['run', examplePlaybook('cleanup-old-logs.yaml'), '--no-interactive', '--json']);
+      const taskId = (JSON.parse(run.stdout) as { task: { id: string } }).task.id;
+      await page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' }).waitFor(WAIT);
+      await page.getByRole('dialog').waitFor(WAIT); // its approval, raised in the CLI's process
+      await shot(page, 'other-process-approval');
+      await page.getByTestId('approve').click();
+      const done = await waitForTaskState(client, taskId, ['succeeded']);
+      expect(done.checks.every((c) => c.passed)).toBe(true);
+      await page
+        .locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' })
+        .filter({ hasText: /succeeded/i })
+        .waitFor(WAIT);
+      expect(problems).toEqual([]);
+    } finally {
+      await client.close();
+      await page.context().close();
+    }
+  });
+});

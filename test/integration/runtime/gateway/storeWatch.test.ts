@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventFrame } from '../../../../electron/contract/index.js';
+import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
+import { storeWatchModule } from '../../../../electron/runtime/gateway/storeWatch.js';
+import { pollUntil } from '../../../support/poll.js';
+import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+
+const DELETE = `name: tidy
+steps:
+  - id: write
+    tool: fs.write
+    args: { path: old.log, content: "x" }
+  - id: delete
+    tool: fs.delete
+    args: { path: old.log }
+`;
+
+let gateway: TestRuntime | undefined;
+let cli: Runtime | undefined;
+afterEach(async () => {
+  await cli?.close();
+  await gateway?.cleanup();
+  cli = gateway = undefined;
+});
+
+/** A gateway runtime that watches the store, and a second runtime on the same data folder (a CLI process). */
+function gatewayAndCli(): { seen: EventFrame[]; internal: EventFrame[] } {
+  gateway = openTestRuntime({ modules: (core) => [storeWatchModule(core, { intervalMs: 20 })] });
+  const seen: EventFrame[] = [];
+  const internal: EventFrame[] = [];
+  gateway.rt.bus.on({}, (frame) => seen.push(frame), { elsewhere: true });
+  gateway.rt.bus.on({}, (frame) => internal.push(frame));
+  cli = gateway.another();
+  return { seen, internal };
+}
+
+describe('a gateway watching the store (another process runs the task)', () => {
+  it('publishes the task, its approval and its decision to views, and to nothing else of the runtime', async () => {
+    const { seen, internal } = gatewayAndCli();
+    const task = createPlaybookTask(cli!, DELETE);
+    cli!.engine.start(task.id);
+    await waitForState(cli!, task.id, ['waiting_approval']);
+    const requested = await pollUntil('approval.requested at the gateway', () =>
+      seen.find((f) => f.event === 'approval.requested' && (f.data as { taskId: string }).taskId === task.id),
+    );
+    const approvalId = (requested.data as { id: string }).id;
+    expect(seen.some((f) => f.event === 'task.updated' && (f.data as { id: string; state: string }).state === 'waiting_approval')).toBe(
+      true,
+    );
+    // Decided over the gateway's RPC while the CLI's run waits: the CLI's runner picks it up.
+    await gateway!.rt.dispatcher.dispatch(
+      { id: 1, method: 'approvals.decide', params: { approvalId, decision: 'approve' } },
+      { scopes: ['operator.approvals'], clientId: 'ui' },
+    );
+    await waitForState(cli!, task.id, ['succeeded']);
+    await pollUntil('the end at the gateway', () =>
+      seen.find((f) => f.event === 'task.updated' && (f.data as { state: string }).state === 'succeeded'),
+    );
+    // Hooks, telemetry, desktops and the scheduler listen without `elsewhere`: the CLI's news never reaches them.
+    expect(internal.filter((f) => f.event === 'task.updated' && (f.data as { id: string }).id === task.id)).toEqual([]);
+    expect(internal.filter((f) => f.event === 'approval.requested')).toEqual([]);
+  });
+
+  it("publishes each change once: the gateway's own events are not repeated as news", async () => {
+    const { seen, internal } = gatewayAndCli();
+    const own = createPlaybookTask(gateway!.rt, 'name: own\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
+    await gateway!.rt.engine.run(own.id);
+    const other = createPlaybookTask(cli!, 'name: other\nsteps:\n  - tool: echo\n    args: { value: 2 }\n');
+    await cli!.engine.run(other.id);
+    await pollUntil('the other task at the gateway', () =>
+      seen.find(
+        (f) =>
+          f.event === 'task.updated' &&
+          (f.data as { id: string; state: string }).state === 'succeeded' &&
+          (f.data as { id: string }).id === other.id,
+      ),
+    );
+    const news = seen.filter((f) => !internal.includes(f)); // delivered only to views: read from the store
+    const updatesOf = (frames: EventFrame[], id: string) =>
+      frames
+        .filter((f) => f.event === 'task.updated' && (f.data as { id: string }).id === id)
+        .map((f) => (f.data as { updatedAt: string }).updatedAt);
+    const toldHere = new Set(updatesOf(internal, own.id));
+    expect(updatesOf(news, own.id).filter((at) => toldHere.has(at))).toEqual([]); // nothing the gateway said itself
+    const otherNews = updatesOf(news, other.id);
+    expect(otherNews.length).toBeGreaterThan(0);
+    expect(new Set(otherNews).size).toBe(otherNews.length); // each change once
+  });
+});
