@@ -70,7 +70,7 @@ export interface OpenRuntimeOptions {
 /**
  * The one composition of the runtime with its real capabilities, shared by the CLI, the
  * Electron main process, eval and bench: data under AGENT_DESK_HOME, config from its config.json.
- * See docs/architecture.md, "Assembly".
+ * See docs/architecture.md, "Modules and the one assembly".
  */
 export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions = {}): ProductRuntime {
   const home = opts.home ?? resolveHome();

@@ -6,7 +6,7 @@ import { configFilePath, loadConfig } from '../config.js';
  * The one way the runtime reads its config. `startup` is what the process started with
  * (sections read once: budget, gateway, scheduler, sandbox, browser, durability, telemetry);
  * `current()` is what `<home>/config.json` says now, so `settings.set` applies to the next
- * task without a restart. See docs/architecture.md, "Config".
+ * task without a restart. See docs/architecture.md, "The core" (Config).
  */
 export interface ConfigSource {
   readonly startup: Config;

@@ -6,7 +6,7 @@ import type { AnyTool } from '../tools/types.js';
  * A feature of the runtime (memory, agents, the scheduler, goals, MCP, the browser, the
  * desktop, …): what it adds to the core. Built by a function that receives the core, or the
  * part of it the feature uses; `assembleRuntime` applies modules in order and stops them in
- * reverse. See docs/architecture.md, "Modules".
+ * reverse. See docs/architecture.md, "Modules and the one assembly".
  */
 export interface RuntimeModule {
   readonly name: string;
