@@ -19,6 +19,11 @@ export interface BrowserHostOptions {
   profileDir?: string;
   /** Where pages of waiting tasks are saved, so another process resumes them on the same page. */
   pageStates?: PageStates;
+  /**
+   * The process stops the runtime itself on SIGINT/SIGTERM/SIGHUP (`serve`): Playwright must not
+   * close Chromium on those first, or a waiting task's page is lost while it is being saved.
+   */
+  processOwnsSignals?: boolean;
 }
 
 /**
@@ -122,7 +127,7 @@ export class BrowserHost {
   /** Launches Chromium once; a failed launch is retried on the next call. */
   launch(): Promise<Browser> {
     this.browser ??= this.started((executablePath) =>
-      chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS] }),
+      chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS], ...this.signals() }),
     );
     this.browser.catch(() => (this.browser = undefined));
     return this.browser;
@@ -137,10 +142,17 @@ export class BrowserHost {
         headless: this.options.headless ?? true,
         args: [...CHROMIUM_FLAGS],
         ...CONTEXT_OPTIONS,
+        ...this.signals(),
       }),
     );
     this.profile.catch(() => (this.profile = undefined));
     return this.profile;
+  }
+
+  /** Playwright's own signal handlers, off when the process stops the runtime itself (it closes Chromium on exit still). */
+  private signals(): { handleSIGINT: boolean; handleSIGTERM: boolean; handleSIGHUP: boolean } {
+    const playwright = !this.options.processOwnsSignals;
+    return { handleSIGINT: playwright, handleSIGTERM: playwright, handleSIGHUP: playwright };
   }
 
   /** Runs a launch with the discovered Chromium; a failure becomes a tool error naming the binary. */

@@ -18,7 +18,10 @@ export type BrowserModule = RuntimeModule & { host: BrowserHost };
  * use), a task's context (or its page, with a configured profile) closed when the task ends,
  * a waiting task's page saved for the process that resumes it, the browser closed with the runtime.
  */
-export function browserModule(core: Pick<RuntimeCore, 'home' | 'config' | 'bus' | 'redactor'>): BrowserModule {
+export function browserModule(
+  core: Pick<RuntimeCore, 'home' | 'config' | 'bus' | 'redactor'>,
+  options: { processOwnsSignals?: boolean } = {},
+): BrowserModule {
   const { browser, policy } = core.config.startup;
   // A waiting task's saved page keeps nothing that holds a known secret (the runtime's redactor decides).
   const holdsSecret = (text: string) => core.redactor.text(text) !== text;
@@ -27,6 +30,7 @@ export function browserModule(core: Pick<RuntimeCore, 'home' | 'config' | 'bus' 
     allowWrites: policy.allowWrites,
     ...(browser.profileDir !== undefined && { profileDir: path.resolve(core.home, browser.profileDir) }),
     pageStates: new PageStates(path.join(core.home, 'browser-pages'), holdsSecret),
+    ...(options.processOwnsSignals && { processOwnsSignals: true }),
   });
   return {
     name: 'browser',

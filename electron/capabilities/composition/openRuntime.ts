@@ -61,6 +61,11 @@ export interface OpenRuntimeOptions {
   desktop?: DesktopOverrides;
   /** Publish what other processes change in the store to this one's views (a gateway: `serve`, the desktop app). */
   watchStore?: boolean;
+  /**
+   * The process stops the runtime itself on SIGINT/SIGTERM/SIGHUP (`serve`), so no library closes
+   * its parts first: a waiting task's page must be saved before Chromium goes.
+   */
+  processOwnsSignals?: boolean;
   /** More modules after the product's (a bench's own tools). */
   modules?: ModuleList;
   /** Core settings a bench or test tunes (lease polling, retry backoff). */
@@ -101,7 +106,14 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
     desktop = desktopModule(core, opts.desktop);
     // Closed last, so the exporter's last flush comes after MCP, browsers and desktops are released (their spans ended).
     const exporter: RuntimeModule[] = telemetry ? [{ name: 'telemetry', close: telemetry.shutdown }] : [];
-    return [...exporter, ...watch, mcp, browserModule(core), desktop, ...(opts.modules?.(core, features) ?? [])];
+    return [
+      ...exporter,
+      ...watch,
+      mcp,
+      browserModule(core, { processOwnsSignals: opts.processOwnsSignals }),
+      desktop,
+      ...(opts.modules?.(core, features) ?? []),
+    ];
   });
   learnStoredSecrets(rt.redactor, secrets);
   if (opts.warmSandboxes) void desktop?.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));

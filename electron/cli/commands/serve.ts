@@ -21,7 +21,8 @@ export function registerServe(program: Command): void {
     )
     .action(async (opts: { port?: string; host?: string; token?: string }) => {
       // A gateway shows what other processes on this data folder do too (a CLI `run` beside it).
-      const rt = openRuntime('full', { warmSandboxes: true, watchStore: true });
+      // It stops on SIGINT/SIGTERM/SIGHUP itself (below), saving waiting tasks' pages before Chromium closes.
+      const rt = openRuntime('full', { warmSandboxes: true, watchStore: true, processOwnsSignals: true });
       try {
         // Before the gateway answers, so its first tools.catalog already lists every server's tools.
         await connectConfiguredMcpServers(rt.mcp?.manager);
@@ -54,6 +55,7 @@ export function registerServe(program: Command): void {
           const stop = () => resolve();
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
+          process.once('SIGHUP', stop); // the terminal closed
         });
         // Runs in flight stay resumable: their steps are recorded and the next start recovers them.
         await gateway.close();
