@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One throw-away PostgreSQL cluster for the run (the store's PostgreSQL adapter is tested on it).
+    globalSetup: ['./test/support/postgresCluster.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });

@@ -6,6 +6,7 @@ import { registerEval } from './commands/eval.js';
 import { registerAgents } from './commands/agents.js';
 import { registerConfig } from './commands/config.js';
 import { registerCron } from './commands/cron.js';
+import { registerDb } from './commands/db.js';
 import { registerMemory } from './commands/memory.js';
 import { registerQueue } from './commands/queue.js';
 import { registerRun } from './commands/run.js';
@@ -42,6 +43,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerTokens(program);
   registerGrants(program);
   registerConfig(program);
+  registerDb(program);
   registerSkills(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -13,6 +13,29 @@ export const SchemaRefSchema = z
   .min(1)
   .describe('Where an editor finds this file’s JSON Schema (a path or URL); ignored by Agent Desk.');
 
+/** The store's database: one SQLite file in the data folder, or a PostgreSQL database a team shares. */
+export const StoreConfigSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('sqlite').describe('`agent-desk.db` in the data folder (nothing to start).') }).strict(),
+    z
+      .object({
+        kind: z.literal('postgres'),
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL')
+          .describe('`postgres://user@host:port/database`; AGENT_DESK_DATABASE_URL, when set, is used instead.'),
+        passwordSecret: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The name of a secret (`agent-desk secrets set NAME`) holding the password, so none is written here.'),
+      })
+      .strict(),
+  ])
+  .describe('The store’s database.');
+/** Where the store keeps its data. */
+export type StoreConfig = z.infer<typeof StoreConfigSchema>;
+
 /**
  * The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied.
  * Every object is strict: an unknown key anywhere is an error, not silently dropped.
@@ -69,6 +92,9 @@ export const ConfigSchema = z
       .strict()
       .default({ poolSize: 0, egressAllow: [], liveFps: 5, screen: { width: 1280, height: 800 } })
       .describe('Disposable desktop sandboxes (Docker).'),
+    store: StoreConfigSchema.default({ kind: 'sqlite' }).describe(
+      'Where tasks, approvals and traces are kept: the embedded SQLite file (default) or a shared PostgreSQL database.',
+    ),
     browser: z
       .object({ profileDir: z.string().min(1).max(4096).optional().describe('Persistent profile folder, relative to the data folder.') })
       .strict()

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 /**
  * External parts some tests need. `script` is util-linux's pseudo-terminal wrapper, `tmpfs`
  * the right to mount a small tmpfs (a full or read-only disk), `dockerd` the right to start a
- * second Docker engine, and `mcp-tools` the MCP Inspector and conformance suite with their Node 22.
+ * second Docker engine, `mcp-tools` the MCP Inspector and conformance suite with their Node 22, and
+ * `postgres` the run's throw-away PostgreSQL cluster (started by test/support/postgresCluster.ts).
  */
-export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'mcp-tools';
+export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'mcp-tools' | 'postgres';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -81,6 +82,7 @@ function probe(what: Requirement): string | undefined {
     if (what === 'tmpfs') return probeTmpfs();
     if (what === 'dockerd') return probeDockerd();
     if (what === 'mcp-tools') return probeMcpTools();
+    if (what === 'postgres') return process.env.AGENT_DESK_TEST_POSTGRES ? undefined : (process.env.AGENT_DESK_TEST_POSTGRES_MISSING ?? 'no test PostgreSQL cluster');
     return undefined;
   } catch (error) {
     return `${what} is not available here (${firstLine(error)})`;

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } from '../../runtime/assembleRuntime.js';
+import type { Config } from '../../contract/index.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
+import { AgentDeskError } from '../../runtime/errors.js';
+import { redactedUrl, storeTarget } from '../../runtime/store/sql/openSqlDatabase.js';
 import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
 import { redactStoredSecrets } from '../../runtime/gateway/settingsHandlers.js';
 import { storeWatchModule } from '../../runtime/gateway/storeWatch.js';
@@ -82,6 +85,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
   const config = loadConfig(home);
   const version = packageVersion();
   const secrets = opts.secrets ?? new FileSecretStore(home);
+  if (role === 'full') refusePostgresStore(home, config, secrets);
   // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*); a control process exports nothing.
   const telemetry = role === 'full' ? runtimeTelemetry(config, version, secrets) : undefined;
   let mcp: McpModule | undefined;
@@ -118,6 +122,20 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
   learnStoredSecrets(rt.redactor, secrets);
   if (opts.warmSandboxes) void desktop?.prewarm().catch((error: Error) => process.emitWarning(`warm pool: ${error.message}`));
   return Object.assign(rt, { mcp, desktop });
+}
+
+/**
+ * Tasks run on the embedded SQLite store only, in this build: a configured PostgreSQL store is
+ * prepared by `agent-desk db migrate`, and a process that would run tasks says so instead of
+ * quietly keeping them in the local file.
+ */
+function refusePostgresStore(home: string, config: Config, secrets: SecretStore): void {
+  const target = storeTarget(home, config.store, secrets);
+  if (target.kind === 'sqlite') return;
+  throw new AgentDeskError(
+    'bad_state',
+    `tasks cannot run on the PostgreSQL store (${redactedUrl(target.url)}) in this build yet; \`agent-desk db migrate\` prepares it. Remove "store" from config.json and unset AGENT_DESK_DATABASE_URL to use the local SQLite file`,
+  );
 }
 
 /** Stored secret values join the redactor before anything runs (a broken store only warns here). */

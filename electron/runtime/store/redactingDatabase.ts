@@ -48,7 +48,7 @@ function redactingStatement(statement: Database.Statement, redactor: Redactor): 
 }
 
 /** A positional value, or an object of named values; only text can hold a secret. */
-function redactParam(param: unknown, redactor: Redactor): unknown {
+export function redactParam(param: unknown, redactor: Redactor): unknown {
   if (typeof param === 'string') return redactor.jsonText(param);
   if (param === null || typeof param !== 'object' || Buffer.isBuffer(param) || ArrayBuffer.isView(param)) return param;
   if (Array.isArray(param)) return param.map((p) => redactParam(p, redactor));

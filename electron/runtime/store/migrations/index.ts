@@ -1,6 +1,6 @@
 import { init } from './001_init.js';
 import { scheduler } from './002_scheduler.js';
-import { memory } from './003_memory.js';
+import { memory, memoryPostgres } from './003_memory.js';
 import { agents } from './004_agents.js';
 import { taskOptions } from './005_task_options.js';
 import { plannerState } from './006_planner_state.js';
@@ -8,18 +8,23 @@ import { gatewayTokens } from './007_gateway_tokens.js';
 import { stateReasonText } from './008_state_reason_text.js';
 import { stepsByTool } from './009_steps_by_tool.js';
 
-/** A numbered schema change. Never edit a released one: add the next number. */
+/**
+ * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
+ * SQLite; PostgreSQL runs `postgres` where a migration needs its own (full-text search), and
+ * otherwise the same text with SQLite's type names mapped (`postgresSql`).
+ */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  postgres?: string;
 }
 
 /** Every migration, in order. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'scheduler', sql: scheduler },
-  { version: 3, name: 'memory', sql: memory },
+  { version: 3, name: 'memory', sql: memory, postgres: memoryPostgres },
   { version: 4, name: 'agents', sql: agents },
   { version: 5, name: 'task_options', sql: taskOptions },
   { version: 6, name: 'planner_state', sql: plannerState },
@@ -27,3 +32,17 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'state_reason_text', sql: stateReasonText },
   { version: 9, name: 'steps_by_tool', sql: stepsByTool },
 ];
+
+/**
+ * A migration's PostgreSQL text: its own, or its SQLite text with the types mapped — 64-bit
+ * integers (SQLite's INTEGER is 64-bit), 8-byte floats (SQLite's REAL), a serial key for
+ * AUTOINCREMENT, and no WITHOUT ROWID (PostgreSQL tables have no rowid to leave out).
+ */
+export function postgresSql(m: Migration): string {
+  if (m.postgres !== undefined) return m.postgres;
+  return m.sql
+    .replace(/\bINTEGER PRIMARY KEY AUTOINCREMENT\b/g, 'BIGSERIAL PRIMARY KEY')
+    .replace(/\bINTEGER\b/g, 'BIGINT')
+    .replace(/\bREAL\b/g, 'DOUBLE PRECISION')
+    .replace(/\)\s*WITHOUT ROWID/g, ')');
+}

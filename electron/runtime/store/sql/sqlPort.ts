@@ -1,0 +1,36 @@
+// The store port: what every repository may ask of a database, asynchronously, so the same
+// repository runs on the embedded SQLite file and on a shared PostgreSQL server.
+// See docs/architecture.md, "The store".
+
+/** Which SQL a statement may use beyond the common subset (placeholders are `?` on both). */
+export type SqlDialect = 'sqlite' | 'postgres';
+
+/** A bound value: text, a number, or NULL (booleans are stored as 0/1 on both dialects). */
+export type SqlValue = string | number | bigint | null | Buffer;
+
+/** What a statement changed. */
+export interface SqlResult {
+  changes: number;
+}
+
+/** Statements on one connection (inside a transaction, or the database's own). */
+export interface SqlSession {
+  readonly dialect: SqlDialect;
+  /** Every row the statement returns. */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly SqlValue[]): Promise<SqlResult>;
+  /** Several statements with no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** A database: statements, transactions, and its end. */
+export interface SqlDatabase extends SqlSession {
+  /**
+   * Runs `fn` in one write transaction on one connection: all of it lands, or none (a throw rolls
+   * it back). Transactions of one process run one after another.
+   */
+  transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
