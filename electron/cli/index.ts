@@ -13,6 +13,7 @@ import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
+import { registerWorker } from './commands/worker.js';
 import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerTokens } from './commands/tokens.js';
@@ -28,6 +29,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
   registerServe(program);
+  registerWorker(program);
   registerRun(program);
   registerTasks(program);
   registerApprovals(program);

@@ -33,9 +33,9 @@ export function readGatewayInfo(home: string, pid: number): GatewayInfo | undefi
   return info.pid === pid ? info : undefined;
 }
 
-/** Starts `agent-desk serve --port 0` in the sandbox and waits until it announced its gateway. */
-export async function startServe(sandbox: CliSandbox, timeoutMs = 30_000): Promise<ServeProcess> {
-  const child = sandbox.spawn(['serve', '--port', '0']);
+/** Starts `agent-desk serve --port 0` (and `more` options) in the sandbox and waits until it announced its gateway. */
+export async function startServe(sandbox: CliSandbox, timeoutMs = 30_000, more: readonly string[] = []): Promise<ServeProcess> {
+  const child = sandbox.spawn(['serve', '--port', '0', ...more]);
   const info = await pollUntil(
     `gateway.json of serve pid ${child.pid}`,
     () => {

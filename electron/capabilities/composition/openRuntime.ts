@@ -69,6 +69,8 @@ export interface OpenRuntimeOptions {
    * its parts first: a waiting task's page must be saved before Chromium goes.
    */
   processOwnsSignals?: boolean;
+  /** False in a gateway that runs no tasks (`serve --no-worker`): it hands them to workers through the queue. */
+  runsTasks?: boolean;
   /** More modules after the product's (a bench's own tools). */
   modules?: ModuleList;
   /** Core settings a bench or test tunes (lease polling, retry backoff). */
@@ -102,6 +104,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
     ...(telemetry && { telemetry: telemetry.options }),
     ...(opts.model && { model: opts.model }),
     ...(opts.scheduler && { scheduler: opts.scheduler }),
+    ...(opts.runsTasks === false && { runsTasks: false }),
   };
   const rt = assembleRuntime(options, (core, features) => {
     const watch = opts.watchStore ? [storeWatchModule(core)] : [];

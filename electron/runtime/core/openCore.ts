@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { EventPayloads } from '../../contract/index.js';
 import { agentPolicyLookup } from '../agents/policyLookup.js';
-import { systemClock, type Clock } from '../clock.js';
+import { isoAt, systemClock, type Clock } from '../clock.js';
 import { processIsAlive, type EngineDeps } from '../engine/engineDeps.js';
 import type { CheckRunner, PlanFactory } from '../engine/ports.js';
 import { LocalRuns } from '../engine/localRuns.js';
@@ -21,6 +21,7 @@ import { SkillActivations } from '../skills/activations.js';
 import { skillsReadTool } from '../skills/skillsReadTool.js';
 import { AgentRepo } from '../store/agentRepo.js';
 import { Store } from '../store/store.js';
+import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import { TokenRepo } from '../store/tokenRepo.js';
 import { TaskService } from '../tasks/taskService.js';
 import { builtinTools } from '../tools/builtin/index.js';
@@ -94,6 +95,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
     ...(telemetry && { toolScope: (call, run) => telemetry.runTool(call, run) }),
     ...(hooks && { hooks }),
+    ...(options.runsTasks === false && { handOff: queueHandOff(store, clock) }),
   };
   const engine = new TaskEngine(deps, path.join(options.home, 'workspaces'), runs);
   return {
@@ -152,4 +154,15 @@ function openHooks(
     if (task) hooks.onApprovalRequested(task, approval);
   });
   return hooks;
+}
+
+/**
+ * A gateway that runs no tasks puts the ones it would start on the shared queue (a finished
+ * entry — a run that detached to wait — goes back to pending); a worker's queue takes them.
+ */
+function queueHandOff(store: Store, clock: Clock): (taskId: string) => void {
+  const queue = new TaskQueueRepo(store.db);
+  return (taskId) => {
+    if (!queue.requeue(taskId)) queue.enqueue(taskId, {}, isoAt(clock.now()));
+  };
 }

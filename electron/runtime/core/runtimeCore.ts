@@ -42,6 +42,11 @@ export interface CoreOptions {
   telemetry?: TelemetryOptions;
   /** Runs hook commands (child processes); without it the config's `hooks` never run. */
   hookRunner?: HookProcessRunner;
+  /**
+   * False in a gateway that runs no tasks (`serve --no-worker`): a task it would start goes to
+   * the shared queue, where a worker (`agent-desk worker`) takes it. Default true.
+   */
+  runsTasks?: boolean;
 }
 
 /**

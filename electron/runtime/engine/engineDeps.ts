@@ -40,6 +40,11 @@ export interface EngineDeps {
   toolScope?: ToolScope;
   /** Configured hooks (PreToolUse / PostToolUse run around steps); without it no hook runs. */
   hooks?: Hooks;
+  /**
+   * Set in a process that runs no tasks (`serve --no-worker`): a run it would start is handed to
+   * the shared queue instead, for a worker process to take.
+   */
+  handOff?: (taskId: string) => void;
 }
 
 /** Wraps the run of one step's tool call(s). */

@@ -116,10 +116,41 @@ export class TaskEngine {
     }
   }
 
-  /** Starts a run in the background (gateway use); errors end up in the task state. */
+  /**
+   * Starts a run in the background (gateway use); errors end up in the task state. In a process
+   * that runs no tasks, the task goes to the shared queue for a worker instead.
+   */
   start(taskId: string, options: RunOptions = {}): void {
+    if (this.deps.handOff) {
+      this.assertCanHandOff(options);
+      return this.deps.handOff(taskId);
+    }
     if (this.runs.isRunningHere(taskId)) return;
     void this.run(taskId, options).catch(() => undefined);
+  }
+
+  /** False in a gateway that only hands tasks to workers (`serve --no-worker`). */
+  get runsTasks(): boolean {
+    return this.deps.handOff === undefined;
+  }
+
+  /**
+   * What lives only in this process's memory cannot travel to a worker: secret input values
+   * (never stored) and the resolution of an uncertain step. Checked before anything is recorded.
+   */
+  assertCanHandOff(options: Pick<RunOptions, 'secrets' | 'resolution'>): void {
+    if (this.runsTasks) return;
+    const what =
+      options.secrets && Object.keys(options.secrets).length > 0
+        ? 'secret inputs (their values are never stored, so a worker cannot get them)'
+        : options.resolution !== undefined
+          ? 'the resolution of an uncertain step'
+          : undefined;
+    if (what === undefined) return;
+    throw new AgentDeskError(
+      'invalid_request',
+      `this gateway runs no tasks (serve --no-worker): a run with ${what} must start in a process that runs tasks — agent-desk run, or serve without --no-worker`,
+    );
   }
 
   isRunningHere(taskId: string): boolean {
@@ -178,6 +209,7 @@ export class TaskEngine {
     if (this.ownedElsewhere(taskId)) {
       throw new AgentDeskError('conflict', `task ${taskId} is being run by process ${this.deps.store.tasks.owner(taskId)}`);
     }
+    this.assertCanHandOff({ ...options, ...(resolution && { resolution }) });
     this.deps.store.tasks.requestControl(taskId, null);
     this.start(taskId, { ...options, ...(resolution && { resolution }) });
     return this.get(taskId);
@@ -226,6 +258,20 @@ export class TaskEngine {
       .filter((t) => !this.ownedElsewhere(t.id));
     for (const t of resumable) this.start(t.id, options);
     return resumable.map((t) => t.id);
+  }
+
+  /**
+   * While running: takes over the runs of processes that died (a worker killed mid-task) — tasks
+   * still owned by a pid that is gone. Detached waits (no owner) are left to the decision that
+   * wakes them. The same exactly-once rules as a restart apply: the run resumes from its steps.
+   */
+  recoverOrphans(options: RunOptions = {}): string[] {
+    const orphaned = this.deps.store.tasks.inStates(['planning', 'running', 'retrying', 'waiting_approval']).filter((t) => {
+      const owner = this.deps.store.tasks.owner(t.id);
+      return owner !== null && owner !== this.deps.pid && !this.deps.isAlive(owner);
+    });
+    for (const t of orphaned) this.start(t.id, options);
+    return orphaned.map((t) => t.id);
   }
 
   /** Waits for every run started in this process (shutdown, tests). */

@@ -41,9 +41,20 @@ export function coreHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' |
   const { engine } = rt;
   return {
     'tasks.create': (p, ctx) => {
-      const { task, secrets } = rt.tasks.create(taskRequest(rt, p, ctx));
-      if (p.start) engine.start(task.id, { secrets });
-      return engine.get(task.id);
+      const built = rt.tasks.build(taskRequest(rt, p, ctx));
+      if (!p.start) return rt.tasks.createBuilt(built.spec);
+      if (engine.runsTasks) {
+        const task = rt.tasks.createBuilt(built.spec);
+        engine.start(task.id, { secrets: built.secrets });
+        return engine.get(task.id);
+      }
+      // Handed to a worker: the task and its queue entry land together (a crash never strands it).
+      engine.assertCanHandOff({ secrets: built.secrets });
+      return rt.store.transaction(() => {
+        const task = rt.tasks.createBuilt(built.spec);
+        engine.start(task.id);
+        return engine.get(task.id);
+      });
     },
     'tasks.list': (p) => ({
       tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),

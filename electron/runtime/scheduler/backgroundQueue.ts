@@ -48,6 +48,14 @@ export class BackgroundQueue {
     this.pump();
   }
 
+  /** Takes back the entries of workers that died since, while running (not this process's own). */
+  takeOverDead(): number {
+    if (!this.started || this.stopping) return 0;
+    const released = this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive, false);
+    if (released > 0) this.pump();
+    return released;
+  }
+
   /** Adds a task; it starts as soon as a slot is free (when the queue is started). */
   enqueue(taskId: string, opts: { agentId?: string; serialKey?: string } = {}): void {
     this.add(taskId, opts);

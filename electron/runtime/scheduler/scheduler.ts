@@ -17,6 +17,8 @@ export type CronRunView = CronRun & { taskState?: TaskState };
 
 /** Longest the background loop sleeps between looks at the clock (jobs added elsewhere are seen this soon). */
 const MAX_IDLE_MS = 1000;
+/** How often a running scheduler looks for work of processes that died (a killed worker's tasks). */
+const TAKEOVER_EVERY_MS = 2000;
 
 /**
  * Cron jobs and the background queue. `tick()` handles every due job at the clock's current
@@ -110,7 +112,13 @@ export class Scheduler {
     const now = this.clock.now();
     const recorded: CronRun[] = [];
     for (const job of this.jobs.due(isoAt(now))) {
-      recorded.push(...this.rt.store.transaction(() => this.handleDue(job, now)));
+      const runs = this.rt.store.immediateTransaction(() => {
+        // Another process (a second worker, serve) may have fired it since this one looked.
+        const fresh = this.jobs.get(job.id);
+        const stillDue = fresh?.status === 'active' && fresh.enabled && fresh.nextRunAt !== undefined && fresh.nextRunAt <= isoAt(now);
+        return stillDue ? this.handleDue(fresh, now) : [];
+      });
+      recorded.push(...runs);
     }
     this.queue.pump();
     for (const run of recorded) this.rt.bus.emit('cron.fired', run);
@@ -120,11 +128,16 @@ export class Scheduler {
   /** Starts the queue (taking back orphaned entries) and the loop that fires jobs on the clock. */
   start(): void {
     this.queue.start();
-    // A queued run detaches while it waits for an approval; the decision (from any client) wakes it.
-    this.stopWaking ??= this.rt.bus.on({ events: ['approval.resolved'] }, (frame) => {
-      const approval = frame.data as { taskId: string; status: string };
-      if (approval.status === 'approved' || approval.status === 'denied') this.wake(approval.taskId);
-    });
+    // A queued run detaches while it waits for an approval; the decision wakes it — from any client
+    // of this process, or from another process on the store (a gateway with no worker, the CLI).
+    this.stopWaking ??= this.rt.bus.on(
+      { events: ['approval.resolved'] },
+      (frame) => {
+        const approval = frame.data as { taskId: string; status: string };
+        if (approval.status === 'approved' || approval.status === 'denied') this.wake(approval.taskId);
+      },
+      { elsewhere: true },
+    );
     if (this.loopAbort) return;
     this.loopAbort = new AbortController();
     this.loopDone = this.loop(this.loopAbort.signal);
@@ -158,9 +171,14 @@ export class Scheduler {
   }
 
   private async loop(signal: AbortSignal): Promise<void> {
+    let lastTakeover = this.clock.now();
     while (!signal.aborted) {
       try {
         this.tick();
+        if (this.clock.now() - lastTakeover >= TAKEOVER_EVERY_MS) {
+          lastTakeover = this.clock.now();
+          this.takeOverDead();
+        }
       } catch (error) {
         process.stderr.write(`agent-desk scheduler: ${(error as Error).message}\n`);
       }
@@ -168,6 +186,16 @@ export class Scheduler {
       const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(5, Date.parse(next) - this.clock.now()));
       await this.clock.sleep(wait, signal).catch(() => undefined);
     }
+  }
+
+  /**
+   * Queue entries and task runs of processes that died go on here: a worker killed with SIGKILL
+   * leaves its pid on them, and the next live scheduler (another worker, a restarted one) takes them.
+   */
+  takeOverDead(): { entries: number; tasks: string[] } {
+    const entries = this.queue.takeOverDead();
+    const tasks = this.rt.engine.recoverOrphans();
+    return { entries, tasks };
   }
 
   /** Missed fire times by the missed-run policy, then the on-time one; advances the job. */
@@ -200,8 +228,14 @@ export class Scheduler {
     return runs;
   }
 
-  /** Creates and enqueues the job's task, unless the overlap policy skips it or the job is broken. */
+  /**
+   * Creates and enqueues the job's task, unless the overlap policy skips it or the job is broken.
+   * The fire time is claimed first (its unique run row): a second process firing the same time
+   * finds it taken before it creates anything, and its transaction ends with nothing written.
+   */
   private fire(job: CronJob, scheduledFor: number, trigger: CronRun['trigger'], now: number): CronRun {
+    const claimed = this.record(job, scheduledFor, trigger, 'queued', now, {}) ?? this.duplicate(job, scheduledFor);
+    const settle = (run: CronRun) => (this.jobs.settleRun(run), run);
     const active = this.jobs.taskIds(job.id).find((id) => {
       const task = this.rt.store.tasks.get(id);
       return task !== undefined && !isTerminal(task.state);
@@ -209,7 +243,7 @@ export class Scheduler {
     if (active !== undefined && job.overlap === 'skip') {
       const reason = `task ${active} of the previous run is still active (overlap policy: skip)`;
       const reasonText = { code: 'cron.overlapSkip', params: { task: active } };
-      return this.record(job, scheduledFor, trigger, 'skipped_overlap', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor);
+      return settle({ ...claimed, outcome: 'skipped_overlap', reason, reasonText });
     }
     let taskId: string;
     try {
@@ -222,15 +256,13 @@ export class Scheduler {
       void _next;
       this.jobs.save({ ...rest, status: 'blocked', blockedReason: reason, updatedAt: isoAt(now) });
       const reasonText = { code: 'text.verbatim', params: {}, detail: reason };
-      return this.record(job, scheduledFor, trigger, 'blocked', now, { reason, reasonText }) ?? this.duplicate(job, scheduledFor);
+      return settle({ ...claimed, outcome: 'blocked', reason, reasonText });
     }
-    const run = this.record(job, scheduledFor, trigger, 'queued', now, { taskId });
-    if (!run) throw new AgentDeskError('conflict', `fire time ${isoAt(scheduledFor)} of job ${job.id} was already handled`);
     this.queue.add(taskId, {
       ...(job.agentId !== undefined && { agentId: job.agentId }),
       ...(job.overlap === 'queue' && { serialKey: `cron:${job.id}` }),
     });
-    return run;
+    return settle({ ...claimed, taskId });
   }
 
   private record(

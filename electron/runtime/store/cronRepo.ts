@@ -146,6 +146,13 @@ export class CronRepo {
     return result.changes > 0;
   }
 
+  /** Sets what a claimed fire time came to (its outcome, task and reason). */
+  settleRun(run: CronRun): void {
+    this.db
+      .prepare('UPDATE cron_runs SET outcome = ?, task_id = ?, reason = ?, reason_text = ? WHERE id = ?')
+      .run(run.outcome, run.taskId ?? null, run.reason ?? null, run.reasonText ? toJson(run.reasonText) : null, run.id);
+  }
+
   /** A job's runs, newest first. */
   runs(jobId: string, limit: number): CronRun[] {
     const sql = 'SELECT * FROM cron_runs WHERE job_id = ? ORDER BY fired_at DESC, rowid DESC LIMIT ?';

@@ -27,6 +27,7 @@ export class Store {
   readonly idempotency: IdempotencyRepo;
   // One wrapper for every transaction: building it per call costs as much as a small commit.
   private readonly runInTransaction: (fn: () => unknown) => unknown;
+  private readonly runImmediate: (fn: () => unknown) => unknown;
 
   constructor(
     raw: Database.Database,
@@ -42,6 +43,7 @@ export class Store {
     this.events = new TaskEventRepo(db);
     this.idempotency = new IdempotencyRepo(db);
     this.runInTransaction = db.transaction((fn: () => unknown) => fn());
+    this.runImmediate = db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   /** Opens the store at a file path (`:memory:` for throwaway use). */
@@ -52,6 +54,15 @@ export class Store {
   /** Runs `fn` in one write transaction: all of it lands, or none. */
   transaction<T>(fn: () => T): T {
     return this.runInTransaction(fn) as T;
+  }
+
+  /**
+   * A write transaction that takes the write lock before its first read: for read-then-decide
+   * work several processes may do at once (firing a cron time), so each reads what the last one
+   * committed instead of failing on a stale snapshot.
+   */
+  immediateTransaction<T>(fn: () => T): T {
+    return this.runImmediate(fn) as T;
   }
 
   close(): void {

@@ -89,13 +89,16 @@ export class TaskQueueRepo {
     );
   }
 
-  /** Running entries held by processes that are gone (or by this process before a restart) go back to pending. */
-  releaseOrphans(pid: number, isAlive: (pid: number) => boolean): number {
+  /**
+   * Running entries held by processes that are gone go back to pending; at start-up (`restarted`)
+   * also this process's own, from before a restart that reused its pid.
+   */
+  releaseOrphans(pid: number, isAlive: (pid: number) => boolean, restarted = true): number {
     const running = this.db.prepare("SELECT seq, owner_pid FROM task_queue WHERE state = 'running'").all() as {
       seq: number;
       owner_pid: number | null;
     }[];
-    const orphaned = running.filter((r) => r.owner_pid === null || r.owner_pid === pid || !isAlive(r.owner_pid));
+    const orphaned = running.filter((r) => r.owner_pid === null || (r.owner_pid === pid ? restarted : !isAlive(r.owner_pid)));
     const release = this.db.prepare("UPDATE task_queue SET state = 'pending', owner_pid = NULL WHERE seq = ? AND state = 'running'");
     this.db.transaction(() => orphaned.forEach((r) => release.run(r.seq)))();
     return orphaned.length;
