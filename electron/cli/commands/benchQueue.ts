@@ -1,21 +1,9 @@
 import type { Command } from 'commander';
+import { AgentDeskError } from '../../runtime/errors.js';
 import { printJson, reportError } from '../output.js';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
-
-/** A small background task: a read, then a durable write in its workspace, checked at the end. */
-const PLAYBOOK = `name: bench-queue
-inputs:
-  n: { type: number, required: true }
-steps:
-  - id: compute
-    tool: echo
-    args: { value: "\${inputs.n}" }
-  - id: write
-    tool: fs.write
-    args: { path: out.txt, content: "task \${inputs.n}\\n" }
-acceptance:
-  - { type: file_exists, path: out.txt }
-`;
+import { BENCH_QUEUE_PLAYBOOK } from './benchQueuePlaybook.js';
+import { benchQueueWorkers } from './benchQueueWorkers.js';
 
 /**
  * Queues `n` tasks in a fresh SQLite file and runs them with `concurrency` workers in this process;
@@ -26,11 +14,11 @@ export async function benchQueue(n: number, concurrency: number): Promise<Record
   try {
     const scheduler = rt.scheduler;
     const enqueueStart = process.hrtime.bigint();
-    const parsed = rt.tasks.parsePlaybook(PLAYBOOK); // once for all the tasks, as `queue add` does
+    const parsed = rt.tasks.parsePlaybook(BENCH_QUEUE_PLAYBOOK); // once for all the tasks, as `queue add` does
     rt.store.transaction(() => {
       for (let i = 0; i < n; i++) {
         const { task } = rt.tasks.create({
-          source: { kind: 'playbook', source: PLAYBOOK, baseDir: home, parsed },
+          source: { kind: 'playbook', source: BENCH_QUEUE_PLAYBOOK, baseDir: home, parsed },
           requester: { kind: 'local' },
           title: 'bench',
           inputs: { n: i },
@@ -69,13 +57,24 @@ export function registerBenchQueue(bench: Command): void {
     .command('queue')
     .description('background queue throughput: queued playbook tasks run with a concurrency limit')
     .option('--tasks <n>', 'number of tasks', '1000')
-    .option('--concurrency <n>', 'tasks at once', '4')
+    .option('--concurrency <n>', 'tasks at once (per worker with --workers)', '4')
+    .option('--workers <counts>', 'drain the backlog with separate `agent-desk worker` processes instead, once per count (e.g. 1,2,4)')
     .option('--json', 'print JSON (the default)')
-    .action(async (opts: { tasks: string; concurrency: string; json?: boolean }) => {
+    .action(async (opts: { tasks: string; concurrency: string; workers?: string; json?: boolean }) => {
       try {
-        printJson(await benchQueue(Number(opts.tasks), Number(opts.concurrency)));
+        if (opts.workers === undefined) return printJson(await benchQueue(Number(opts.tasks), Number(opts.concurrency)));
+        printJson(await benchQueueWorkers(Number(opts.tasks), workerCounts(opts.workers), Number(opts.concurrency)));
       } catch (error) {
         process.exitCode = reportError(error, Boolean(opts.json));
       }
     });
+}
+
+/** `--workers 1,2,4` as counts; anything else is a usage error. */
+function workerCounts(text: string): number[] {
+  const counts = text.split(',').map((part) => Number(part.trim()));
+  if (counts.length === 0 || counts.some((c) => !Number.isInteger(c) || c < 1 || c > 16)) {
+    throw new AgentDeskError('invalid_params', `--workers takes counts from 1 to 16 separated by commas (e.g. 1,2,4), not "${text}"`);
+  }
+  return counts;
 }

@@ -7,3 +7,9 @@ export function median(xs: readonly number[]): number {
 
 /** Rounds to one decimal, as the bench JSON reports figures. */
 export const round = (x: number): number => Math.round(x * 10) / 10;
+
+/** The value at fraction `p` (0–1) of an ascending list, nearest rank; 0 for an empty one. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}

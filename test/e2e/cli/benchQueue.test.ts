@@ -14,4 +14,32 @@ describe('agent-desk bench queue', () => {
     expect(figures.tasksPerSecond).toBeGreaterThan(0);
     expect(figures.peakRssMb).toBeGreaterThan(0);
   });
+
+  it('`bench queue --workers 1,2` drains the backlog with worker processes and prints tasks/s, wait to claim and RSS per worker', async () => {
+    const result = await cli.run(['bench', 'queue', '--tasks', '30', '--concurrency', '2', '--workers', '1,2', '--json'], {
+      timeoutMs: 180_000,
+    });
+    expect(result.code, explain(result)).toBe(0);
+    const figures = result.json<{
+      tasks: number;
+      runs: { workers: number; tasksPerSecond: number; waitToClaimMs: { p50: number; p99: number }; peakRssMbPerWorker: number[] }[];
+    }>();
+    expect(figures.tasks).toBe(30);
+    expect(figures.runs.map((r) => r.workers)).toEqual([1, 2]);
+    for (const run of figures.runs) {
+      expect(run.tasksPerSecond).toBeGreaterThan(0);
+      expect(run.waitToClaimMs.p99).toBeGreaterThanOrEqual(run.waitToClaimMs.p50);
+      expect(run.peakRssMbPerWorker).toHaveLength(run.workers);
+      for (const mb of run.peakRssMbPerWorker) expect(mb).toBeGreaterThan(0);
+    }
+  });
+
+  it('a --workers list that is not counts is a usage error, not a stack trace', async () => {
+    const result = await cli.run(['bench', 'queue', '--workers', '1,zero', '--json']);
+    expect(result.code, explain(result)).toBe(2);
+    expect(result.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'invalid_params',
+      message: expect.stringContaining('--workers'),
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { examplePlaybook } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
@@ -29,6 +30,36 @@ describe.skipIf(skip)(`a task another process runs, in the open web UI${skip ? `
         .locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' })
         .filter({ hasText: /succeeded/i })
         .waitFor(WAIT);
+      expect(problems).toEqual([]);
+    } finally {
+      await client.close();
+      await page.context().close();
+    }
+  });
+
+  it('on a gateway with no worker, a task a worker runs shows up, its approval is answered there, and the worker finishes it', async () => {
+    requireBuiltUi();
+    const cli = ui.home();
+    const serve = await startServe(cli, 30_000, ['--no-worker']);
+    const worker = cli.spawn(['worker']);
+    worker.child.stdin?.end();
+    const { page, problems } = await openUi(ui.browser, serve);
+    const client = await serve.connect();
+    try {
+      await page.waitForSelector('[data-testid="state-empty"]', WAIT);
+      const source = readFileSync(examplePlaybook('cleanup-old-logs.yaml'), 'utf8');
+      const task = await client.call('tasks.create', { playbook: { source, baseDir: cli.home }, inputs: {}, start: true });
+      await page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' }).waitFor(WAIT);
+      await page.getByRole('dialog').waitFor(WAIT); // raised in the worker's process
+      await shot(page, 'worker-approval');
+      await page.getByTestId('approve').click(); // decided on the gateway: the worker hears it through the store
+      const done = await waitForTaskState(client, task.id, ['succeeded'], 60_000);
+      expect(done.checks.every((c) => c.passed)).toBe(true);
+      await page
+        .locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' })
+        .filter({ hasText: /succeeded/i })
+        .waitFor(WAIT);
+      expect(worker.running, worker.describe()).toBe(true);
       expect(problems).toEqual([]);
     } finally {
       await client.close();

@@ -154,7 +154,8 @@ describe.skipIf(skip)(`computer use on every protocol, in a real desktop${skip ?
         await pollUntil('the desktop to be destroyed', async () => ((await desktopContainers(cli!.home)).length === 0 ? true : undefined), {
           timeoutMs: 30_000,
         });
-      });
+        // The first of these also starts the desktop (about 50 s on a loaded 2-core machine).
+      }, 120_000);
 });
 
 describe.skipIf(skip)(
