@@ -39,7 +39,11 @@ export function registerApprovals(program: Command): void {
             by,
           );
           if (opts.json) printJson(decided);
-          else console.log(`${decided.id} ${decided.status}. Continue with: ${cliName()} run --resume ${decided.taskId}`);
+          // A `serve` or `worker` on this data folder hears the decision and goes on by itself; resuming by hand then only reports.
+          else
+            console.log(
+              `${decided.id} ${decided.status}. A running serve or worker on this data folder continues it; otherwise: ${cliName()} run --resume ${decided.taskId}`,
+            );
         });
       });
   }
