@@ -13,6 +13,9 @@ export const SchemaRefSchema = z
   .min(1)
   .describe('Where an editor finds this file’s JSON Schema (a path or URL); ignored by Agent Desk.');
 
+/** What a PostgreSQL connection URL starts with. */
+export const POSTGRES_URL_PATTERN = /^postgres(ql)?:\/\//;
+
 /** The store's database: one SQLite file in the data folder, or a PostgreSQL database a team shares. */
 export const StoreConfigSchema = z
   .discriminatedUnion('kind', [
@@ -22,7 +25,7 @@ export const StoreConfigSchema = z
         kind: z.literal('postgres'),
         url: z
           .string()
-          .regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// URL')
+          .regex(POSTGRES_URL_PATTERN, 'a postgres:// or postgresql:// URL')
           .describe('`postgres://user@host:port/database`; AGENT_DESK_DATABASE_URL, when set, is used instead.'),
         passwordSecret: z
           .string()

@@ -3,7 +3,7 @@ import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } 
 import type { Config } from '../../contract/index.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { redactedUrl, storeTarget } from '../../runtime/store/sql/openSqlDatabase.js';
+import { postgresUrl, redactedUrl } from '../../runtime/store/sql/openSqlDatabase.js';
 import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
 import { redactStoredSecrets } from '../../runtime/gateway/settingsHandlers.js';
 import { storeWatchModule } from '../../runtime/gateway/storeWatch.js';
@@ -87,7 +87,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
   const config = loadConfig(home);
   const version = packageVersion();
   const secrets = opts.secrets ?? new FileSecretStore(home);
-  if (role === 'full') refusePostgresStore(home, config, secrets);
+  if (role === 'full') refusePostgresStore(config);
   // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*); a control process exports nothing.
   const telemetry = role === 'full' ? runtimeTelemetry(config, version, secrets) : undefined;
   let mcp: McpModule | undefined;
@@ -132,12 +132,12 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
  * prepared by `agent-desk db migrate`, and a process that would run tasks says so instead of
  * quietly keeping them in the local file.
  */
-function refusePostgresStore(home: string, config: Config, secrets: SecretStore): void {
-  const target = storeTarget(home, config.store, secrets);
-  if (target.kind === 'sqlite') return;
+function refusePostgresStore(config: Config): void {
+  const url = postgresUrl(config.store);
+  if (url === undefined) return;
   throw new AgentDeskError(
     'bad_state',
-    `tasks cannot run on the PostgreSQL store (${redactedUrl(target.url)}) in this build yet; \`agent-desk db migrate\` prepares it. Remove "store" from config.json and unset AGENT_DESK_DATABASE_URL to use the local SQLite file`,
+    `tasks cannot run on the PostgreSQL store (${redactedUrl(url)}) in this build yet; \`agent-desk db migrate\` prepares it. Remove "store" from config.json and unset AGENT_DESK_DATABASE_URL to use the local SQLite file`,
   );
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { printJson, reportError } from '../output.js';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
-import { BENCH_QUEUE_PLAYBOOK } from './benchQueuePlaybook.js';
+import { queueBacklog } from './benchQueueBacklog.js';
 import { benchQueueWorkers } from './benchQueueWorkers.js';
 
 /**
@@ -14,18 +14,7 @@ export async function benchQueue(n: number, concurrency: number): Promise<Record
   try {
     const scheduler = rt.scheduler;
     const enqueueStart = process.hrtime.bigint();
-    const parsed = rt.tasks.parsePlaybook(BENCH_QUEUE_PLAYBOOK); // once for all the tasks, as `queue add` does
-    rt.store.transaction(() => {
-      for (let i = 0; i < n; i++) {
-        const { task } = rt.tasks.create({
-          source: { kind: 'playbook', source: BENCH_QUEUE_PLAYBOOK, baseDir: home, parsed },
-          requester: { kind: 'local' },
-          title: 'bench',
-          inputs: { n: i },
-        });
-        scheduler.queue.add(task.id);
-      }
-    });
+    queueBacklog(rt, home, n);
     const enqueueMs = Number(process.hrtime.bigint() - enqueueStart) / 1e6;
     const started = process.hrtime.bigint();
     scheduler.queue.start();

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
-import { BENCH_QUEUE_PLAYBOOK } from './benchQueuePlaybook.js';
+import { queueBacklog } from './benchQueueBacklog.js';
 import { percentile } from './benchStats.js';
 
 // `bench queue --workers 1,2,4`: the queue worked by separate `agent-desk worker` processes on one
@@ -30,18 +30,7 @@ async function drainWith(n: number, workers: number, concurrency: number): Promi
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++) children.push(await startWorker(home, concurrency));
-    const parsed = rt.tasks.parsePlaybook(BENCH_QUEUE_PLAYBOOK);
-    rt.store.transaction(() => {
-      for (let i = 0; i < n; i++) {
-        const { task } = rt.tasks.create({
-          source: { kind: 'playbook', source: BENCH_QUEUE_PLAYBOOK, baseDir: home, parsed },
-          requester: { kind: 'local' },
-          title: 'bench',
-          inputs: { n: i },
-        });
-        rt.scheduler.queue.add(task.id);
-      }
-    });
+    queueBacklog(rt, home, n);
     const started = process.hrtime.bigint();
     const done = rt.store.db.prepare("SELECT COUNT(*) AS n FROM task_queue WHERE state = 'done'").pluck();
     while ((done.get() as number) < n) {

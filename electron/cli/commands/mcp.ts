@@ -7,6 +7,7 @@ import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpSe
 import { AgentDeskError } from '../../runtime/errors.js';
 import { openRuntime, withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, reportError, row } from '../output.js';
+import { untilStopSignal } from '../stopSignal.js';
 
 const DEFAULT_SCOPES = 'operator.read,operator.write';
 
@@ -37,10 +38,7 @@ export function registerMcp(program: Command): void {
         const info = path.join(rt.home, 'mcp-server.json');
         writeFileSync(info, JSON.stringify({ url: endpoint.url, token, pid: process.pid }, null, 2), { mode: 0o600 });
         console.log(`Agent Desk MCP server at ${endpoint.url} (bearer token in ${info})`);
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        await untilStopSignal();
         await endpoint.close();
         // As `serve` does: runs in flight (one waiting for an approval, say) stay recorded and
         // resumable; waiting for them here would keep a stopped server alive indefinitely.

@@ -266,12 +266,12 @@ export class TaskEngine {
    * wakes them. The same exactly-once rules as a restart apply: the run resumes from its steps.
    */
   recoverOrphans(options: RunOptions = {}): string[] {
-    const orphaned = this.deps.store.tasks.inStates(['planning', 'running', 'retrying', 'waiting_approval']).filter((t) => {
-      const owner = this.deps.store.tasks.owner(t.id);
-      return owner !== null && owner !== this.deps.pid && !this.deps.isAlive(owner);
-    });
-    for (const t of orphaned) this.start(t.id, options);
-    return orphaned.map((t) => t.id);
+    const orphaned = this.deps.store.tasks
+      .ownedElsewhere(['planning', 'running', 'retrying', 'waiting_approval'], this.deps.pid)
+      .filter((o) => !this.deps.isAlive(o.ownerPid))
+      .map((o) => o.task.id);
+    for (const id of orphaned) this.start(id, options);
+    return orphaned;
   }
 
   /** Waits for every run started in this process (shutdown, tests). */

@@ -42,19 +42,15 @@ export function coreHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' |
   return {
     'tasks.create': (p, ctx) => {
       const built = rt.tasks.build(taskRequest(rt, p, ctx));
-      if (!p.start) return rt.tasks.createBuilt(built.spec);
-      if (engine.runsTasks) {
+      if (p.start) engine.assertCanHandOff({ secrets: built.secrets }); // refused before anything is stored
+      const create = () => {
         const task = rt.tasks.createBuilt(built.spec);
-        engine.start(task.id, { secrets: built.secrets });
+        if (p.start) engine.start(task.id, { secrets: built.secrets });
         return engine.get(task.id);
-      }
-      // Handed to a worker: the task and its queue entry land together (a crash never strands it).
-      engine.assertCanHandOff({ secrets: built.secrets });
-      return rt.store.transaction(() => {
-        const task = rt.tasks.createBuilt(built.spec);
-        engine.start(task.id);
-        return engine.get(task.id);
-      });
+      };
+      // Handed to a worker, the task and its queue entry land together (a crash never strands it);
+      // a run started here must not write into a transaction of its creator.
+      return engine.runsTasks ? create() : rt.store.transaction(create);
     },
     'tasks.list': (p) => ({
       tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),

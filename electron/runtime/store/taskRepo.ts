@@ -109,6 +109,13 @@ export class TaskRepo {
     return (this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]).map(toTask);
   }
 
+  /** Tasks in any of the given states still owned by another process (the caller asks which are alive). */
+  ownedElsewhere(states: readonly TaskState[], pid: number): { task: Task; ownerPid: number }[] {
+    const marks = states.map(() => '?').join(',');
+    const sql = `SELECT * FROM tasks WHERE state IN (${marks}) AND owner_pid IS NOT NULL AND owner_pid != ? ORDER BY created_at`;
+    return (this.db.prepare(sql).all(...states, pid) as TaskRow[]).map((row) => ({ task: toTask(row), ownerPid: row.owner_pid! }));
+  }
+
   /** `text` is the reason as a catalog code; without one the row keeps only the English. */
   setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): void {
     this.setStateStmt.run(state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { StoreConfig } from '../../../contract/index.js';
+import { POSTGRES_URL_PATTERN, type StoreConfig } from '../../../contract/index.js';
 import { AgentDeskError } from '../../errors.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { Redactor } from '../../trace/redactor.js';
@@ -16,9 +16,18 @@ export type StoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres';
 /** The file name of the embedded database inside the data folder. */
 export const SQLITE_FILE = 'agent-desk.db';
 
+/** The PostgreSQL URL the store is to use (AGENT_DESK_DATABASE_URL over config.json's `store`), if any. */
+export function postgresUrl(config: StoreConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = env.AGENT_DESK_DATABASE_URL?.trim() || (config.kind === 'postgres' ? config.url : undefined);
+  if (url !== undefined && !POSTGRES_URL_PATTERN.test(url)) {
+    throw new AgentDeskError('invalid_params', `AGENT_DESK_DATABASE_URL must be a postgres:// URL, not "${redactedUrl(url)}"`);
+  }
+  return url;
+}
+
 /**
- * Where the store lives: AGENT_DESK_DATABASE_URL over config.json's `store`, else the home's SQLite
- * file. A `passwordSecret` names a stored secret, so the password is written in neither.
+ * Where the store lives: a PostgreSQL URL (`postgresUrl`), else the home's SQLite file. A
+ * `passwordSecret` names a stored secret, so the password is written in neither.
  */
 export function storeTarget(
   home: string,
@@ -26,11 +35,8 @@ export function storeTarget(
   secrets: Pick<SecretStore, 'get'>,
   env: NodeJS.ProcessEnv = process.env,
 ): StoreTarget {
-  const url = env.AGENT_DESK_DATABASE_URL?.trim() || (config.kind === 'postgres' ? config.url : undefined);
+  const url = postgresUrl(config, env);
   if (url === undefined) return { kind: 'sqlite', file: path.join(home, SQLITE_FILE) };
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new AgentDeskError('invalid_params', `AGENT_DESK_DATABASE_URL must be a postgres:// URL, not "${redactedUrl(url)}"`);
-  }
   const secretName = config.kind === 'postgres' ? config.passwordSecret : undefined;
   if (secretName === undefined) return { kind: 'postgres', url };
   const password = secrets.get(secretName);
