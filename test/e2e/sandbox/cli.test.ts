@@ -62,7 +62,12 @@ describe.skipIf(skip)('agent-desk run with a desktop sandbox', () => {
     writeFileSync(playbook, SPINNER);
     const run = cli.spawn(['run', playbook, '--json']);
     run.child.stdin?.end();
-    await expect.poll(async () => (await containers()).length, { timeout: 120_000, interval: 200 }).toBe(1);
+    // Killed once the desktop is the task's (a container not yet assigned to a task is a plain orphan, reaped).
+    const assigned = async () => {
+      const listed = await cli.run(['sandbox', 'list', '--json']);
+      return listed.code === 0 ? listed.json<{ sandboxes: SandboxInfo[] }>().sandboxes.filter((s) => s.task !== undefined).length : 0;
+    };
+    await expect.poll(assigned, { timeout: 120_000, interval: 200 }).toBe(1);
     run.child.kill('SIGKILL');
     await run.finished(30_000).catch(() => undefined);
     expect(await containers()).toHaveLength(1); // nobody removed it: the owner died
