@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { Agent, AgentSpec } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface AgentRow {
   name: string;
@@ -26,53 +26,60 @@ export interface Delegation {
 
 /** Agent definitions, the agent each task runs as, and parent → child delegations. */
 export class AgentRepo {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqlSession) {}
 
-  save(agent: Agent): void {
+  async save(agent: Agent): Promise<void> {
     const { name, createdAt, updatedAt, ...spec } = agent;
-    this.db
-      .prepare('INSERT OR REPLACE INTO agents (name, spec, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(name, toJson({ name, ...spec }), createdAt, updatedAt);
+    await this.db.run(
+      `INSERT INTO agents (name, spec, created_at, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+      [name, toJson({ name, ...spec }), createdAt, updatedAt],
+    );
   }
 
-  get(name: string): Agent | undefined {
-    const row = this.db.prepare('SELECT * FROM agents WHERE name = ?').get(name) as AgentRow | undefined;
+  async get(name: string): Promise<Agent | undefined> {
+    const row = await this.db.get<AgentRow>('SELECT * FROM agents WHERE name = ?', [name]);
     return row && toAgent(row);
   }
 
-  list(): Agent[] {
-    return (this.db.prepare('SELECT * FROM agents ORDER BY name').all() as AgentRow[]).map(toAgent);
+  async list(): Promise<Agent[]> {
+    return (await this.db.all<AgentRow>('SELECT * FROM agents ORDER BY name')).map(toAgent);
   }
 
-  remove(name: string): boolean {
-    return this.db.prepare('DELETE FROM agents WHERE name = ?').run(name).changes > 0;
+  async remove(name: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM agents WHERE name = ?', [name])).changes > 0;
   }
 
   /**
    * Sets the agent of a task created without one (tasks normally get theirs at creation). The
    * task row is the one record since migration 005, which copied the older `task_agents` rows.
    */
-  assign(taskId: string, agent: string): void {
-    this.db.prepare('UPDATE tasks SET agent = ? WHERE id = ?').run(agent, taskId);
+  async assign(taskId: string, agent: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET agent = ? WHERE id = ?', [agent, taskId]);
   }
 
   /** The agent a task runs as, if any. */
-  agentOf(taskId: string): string | undefined {
-    const row = this.db.prepare('SELECT agent FROM tasks WHERE id = ?').get(taskId) as { agent: string | null } | undefined;
+  async agentOf(taskId: string): Promise<string | undefined> {
+    const row = await this.db.get<{ agent: string | null }>('SELECT agent FROM tasks WHERE id = ?', [taskId]);
     return row?.agent ?? undefined;
   }
 
-  recordDelegation(d: Delegation, atIso: string): void {
-    this.db
-      .prepare('INSERT INTO delegations (parent_task_id, call_key, child_task_id, agent, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(d.parentTaskId, d.callKey, d.childTaskId, d.agent, atIso);
+  async recordDelegation(d: Delegation, atIso: string): Promise<void> {
+    await this.db.run('INSERT INTO delegations (parent_task_id, call_key, child_task_id, agent, created_at) VALUES (?, ?, ?, ?, ?)', [
+      d.parentTaskId,
+      d.callKey,
+      d.childTaskId,
+      d.agent,
+      atIso,
+    ]);
   }
 
   /** The child an earlier attempt of the same call created, so a re-run waits for it instead of starting another. */
-  delegation(parentTaskId: string, callKey: string): Delegation | undefined {
-    const row = this.db
-      .prepare('SELECT child_task_id, agent FROM delegations WHERE parent_task_id = ? AND call_key = ?')
-      .get(parentTaskId, callKey) as { child_task_id: string; agent: string } | undefined;
+  async delegation(parentTaskId: string, callKey: string): Promise<Delegation | undefined> {
+    const row = await this.db.get<{ child_task_id: string; agent: string }>(
+      'SELECT child_task_id, agent FROM delegations WHERE parent_task_id = ? AND call_key = ?',
+      [parentTaskId, callKey],
+    );
     return row && { parentTaskId, callKey, childTaskId: row.child_task_id, agent: row.agent };
   }
 }

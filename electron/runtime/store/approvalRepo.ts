@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { Approval, ApprovalStatus, Remember } from '../../contract/index.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface ApprovalRow {
   id: string;
@@ -46,15 +46,13 @@ function toApproval(r: ApprovalRow): StoredApproval {
 
 /** Approvals table: pending requests and the decisions taken on them. */
 export class ApprovalRepo {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqlSession) {}
 
-  insert(a: StoredApproval): void {
-    this.db
-      .prepare(
-        `INSERT INTO approvals (id, task_id, step_id, tool, subject, args, risks, reason, preview, rememberable, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+  async insert(a: StoredApproval): Promise<void> {
+    await this.db.run(
+      `INSERT INTO approvals (id, task_id, step_id, tool, subject, args, risks, reason, preview, rememberable, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
         a.id,
         a.taskId,
         a.stepId,
@@ -67,35 +65,40 @@ export class ApprovalRepo {
         a.rememberable ? 1 : 0,
         a.status,
         a.createdAt,
-      );
+      ],
+    );
   }
 
-  get(id: string): StoredApproval | undefined {
-    const row = this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
+  async get(id: string): Promise<StoredApproval | undefined> {
+    const row = await this.db.get<ApprovalRow>('SELECT * FROM approvals WHERE id = ?', [id]);
     return row && toApproval(row);
   }
 
-  list(filter: { status?: ApprovalStatus; taskId?: string }): StoredApproval[] {
+  async list(filter: { status?: ApprovalStatus; taskId?: string }): Promise<StoredApproval[]> {
     const where: string[] = [];
-    const args: unknown[] = [];
+    const args: string[] = [];
     if (filter.status) (where.push('status = ?'), args.push(filter.status));
     if (filter.taskId) (where.push('task_id = ?'), args.push(filter.taskId));
     const sql = `SELECT * FROM approvals ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY CASE status WHEN 'pending' THEN 0 ELSE 1 END, created_at DESC LIMIT 500`;
-    return (this.db.prepare(sql).all(...args) as ApprovalRow[]).map(toApproval);
+    return (await this.db.all<ApprovalRow>(sql, args)).map(toApproval);
+  }
+
+  /** Approvals asked or decided at or after `since` (ISO time): what a store watch publishes. */
+  async changedSince(since: string): Promise<{ id: string; status: string }[]> {
+    return this.db.all('SELECT id, status FROM approvals WHERE created_at >= ? OR decided_at >= ?', [since, since]);
   }
 
   /** Records a decision only if the approval is still pending; returns whether it did. */
-  decide(
+  async decide(
     id: string,
     d: { status: 'approved' | 'denied' | 'cancelled'; remember?: Remember; reason?: string; by: string; at: string },
-  ): boolean {
-    const info = this.db
-      .prepare(
-        `UPDATE approvals SET status = ?, remember = ?, decision_reason = ?, decided_by = ?, decided_at = ?
-         WHERE id = ? AND status = 'pending'`,
-      )
-      .run(d.status, d.remember ?? null, d.reason ?? null, d.by, d.at, id);
+  ): Promise<boolean> {
+    const info = await this.db.run(
+      `UPDATE approvals SET status = ?, remember = ?, decision_reason = ?, decided_by = ?, decided_at = ?
+       WHERE id = ? AND status = 'pending'`,
+      [d.status, d.remember ?? null, d.reason ?? null, d.by, d.at, id],
+    );
     return info.changes === 1;
   }
 }

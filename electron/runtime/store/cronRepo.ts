@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { CronJob, CronRun, ServerText } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface JobRow {
   id: string;
@@ -68,100 +68,116 @@ function toRun(r: RunRow): CronRun {
   };
 }
 
-const jobParams = (j: CronJob) => ({
-  id: j.id,
-  name: j.name,
-  schedule: j.schedule,
-  timezone: j.timezone,
-  target: toJson(j.target),
-  agentId: j.agentId ?? null,
-  overlap: j.overlap,
-  missed: j.missed,
-  budget: j.budget === undefined ? null : toJson(j.budget),
-  enabled: j.enabled ? 1 : 0,
-  status: j.status,
-  blockedReason: j.blockedReason ?? null,
-  nextRunAt: j.nextRunAt ?? null,
-  lastRunAt: j.lastRunAt ?? null,
-  createdAt: j.createdAt,
-  updatedAt: j.updatedAt,
-});
+const jobParams = (j: CronJob) => [
+  j.id,
+  j.name,
+  j.schedule,
+  j.timezone,
+  toJson(j.target),
+  j.agentId ?? null,
+  j.overlap,
+  j.missed,
+  j.budget === undefined ? null : toJson(j.budget),
+  j.enabled ? 1 : 0,
+  j.status,
+  j.blockedReason ?? null,
+  j.nextRunAt ?? null,
+  j.lastRunAt ?? null,
+  j.createdAt,
+  j.updatedAt,
+];
 
 /** Cron jobs and the record of each fire time. */
 export class CronRepo {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqlSession) {}
 
   /** Writes a job row (insert or full replace). */
-  save(job: CronJob): void {
-    this.db
-      .prepare(
-        // An upsert, not INSERT OR REPLACE: a replace deletes the row, and the cascade its runs.
-        `INSERT INTO cron_jobs (id, name, schedule, timezone, target, agent_id, overlap, missed, budget, enabled, status,
-           blocked_reason, next_run_at, last_run_at, created_at, updated_at)
-         VALUES (@id, @name, @schedule, @timezone, @target, @agentId, @overlap, @missed, @budget, @enabled, @status,
-           @blockedReason, @nextRunAt, @lastRunAt, @createdAt, @updatedAt)
-         ON CONFLICT(id) DO UPDATE SET name = excluded.name, schedule = excluded.schedule, timezone = excluded.timezone,
-           target = excluded.target, agent_id = excluded.agent_id, overlap = excluded.overlap, missed = excluded.missed,
-           budget = excluded.budget, enabled = excluded.enabled, status = excluded.status, blocked_reason = excluded.blocked_reason,
-           next_run_at = excluded.next_run_at, last_run_at = excluded.last_run_at, updated_at = excluded.updated_at`,
-      )
-      .run(jobParams(job));
+  async save(job: CronJob): Promise<void> {
+    await this.db.run(
+      // An upsert, not INSERT OR REPLACE: a replace deletes the row, and the cascade its runs.
+      `INSERT INTO cron_jobs (id, name, schedule, timezone, target, agent_id, overlap, missed, budget, enabled, status,
+         blocked_reason, next_run_at, last_run_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, schedule = excluded.schedule, timezone = excluded.timezone,
+         target = excluded.target, agent_id = excluded.agent_id, overlap = excluded.overlap, missed = excluded.missed,
+         budget = excluded.budget, enabled = excluded.enabled, status = excluded.status, blocked_reason = excluded.blocked_reason,
+         next_run_at = excluded.next_run_at, last_run_at = excluded.last_run_at, updated_at = excluded.updated_at`,
+      jobParams(job),
+    );
   }
 
-  get(id: string): CronJob | undefined {
-    const row = this.db.prepare('SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
+  async get(id: string): Promise<CronJob | undefined> {
+    const row = await this.db.get<JobRow>('SELECT * FROM cron_jobs WHERE id = ?', [id]);
     return row && toJob(row);
   }
 
-  list(): CronJob[] {
-    return (this.db.prepare('SELECT * FROM cron_jobs ORDER BY created_at, id').all() as JobRow[]).map(toJob);
+  /** The job, its row locked until the transaction ends (PostgreSQL; SQLite's write transaction holds the file). */
+  async getForUpdate(id: string): Promise<CronJob | undefined> {
+    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const row = await this.db.get<JobRow>(`SELECT * FROM cron_jobs WHERE id = ?${lock}`, [id]);
+    return row && toJob(row);
+  }
+
+  async list(): Promise<CronJob[]> {
+    return (await this.db.all<JobRow>('SELECT * FROM cron_jobs ORDER BY created_at, id')).map(toJob);
   }
 
   /** Active, enabled jobs whose next fire time is at or before `nowIso`. */
-  due(nowIso: string): CronJob[] {
+  async due(nowIso: string): Promise<CronJob[]> {
     const sql = "SELECT * FROM cron_jobs WHERE status = 'active' AND enabled = 1 AND next_run_at <= ? ORDER BY next_run_at, id";
-    return (this.db.prepare(sql).all(nowIso) as JobRow[]).map(toJob);
+    return (await this.db.all<JobRow>(sql, [nowIso])).map(toJob);
   }
 
   /** The earliest next fire time of any active job, if any. */
-  earliestDue(): string | undefined {
-    const row = this.db.prepare("SELECT MIN(next_run_at) AS at FROM cron_jobs WHERE status = 'active' AND enabled = 1").get() as {
-      at: string | null;
-    };
-    return row.at ?? undefined;
+  async earliestDue(): Promise<string | undefined> {
+    const row = await this.db.get<{ at: string | null }>("SELECT MIN(next_run_at) AS at FROM cron_jobs WHERE status = 'active' AND enabled = 1");
+    return row?.at ?? undefined;
   }
 
-  remove(id: string): boolean {
-    return this.db.prepare('DELETE FROM cron_jobs WHERE id = ?').run(id).changes > 0;
+  async remove(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM cron_jobs WHERE id = ?', [id])).changes > 0;
   }
 
   /** Records a run; false when that scheduled fire time was already recorded (never fire twice). */
-  addRun(run: CronRun): boolean {
-    const result = this.db
-      .prepare(
-        `INSERT OR IGNORE INTO cron_runs (id, job_id, scheduled_for, fired_at, trigger, outcome, task_id, reason, reason_text)
-         VALUES (@id, @jobId, @scheduledFor, @firedAt, @trigger, @outcome, @taskId, @reason, @reasonText)`,
-      )
-      .run({ ...run, taskId: run.taskId ?? null, reason: run.reason ?? null, reasonText: run.reasonText ? toJson(run.reasonText) : null });
+  async addRun(run: CronRun): Promise<boolean> {
+    const result = await this.db.run(
+      `INSERT INTO cron_runs (id, job_id, scheduled_for, fired_at, trigger, outcome, task_id, reason, reason_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      [
+        run.id,
+        run.jobId,
+        run.scheduledFor,
+        run.firedAt,
+        run.trigger,
+        run.outcome,
+        run.taskId ?? null,
+        run.reason ?? null,
+        run.reasonText ? toJson(run.reasonText) : null,
+      ],
+    );
     return result.changes > 0;
   }
 
   /** Sets what a claimed fire time came to (its outcome, task and reason). */
-  settleRun(run: CronRun): void {
-    this.db
-      .prepare('UPDATE cron_runs SET outcome = ?, task_id = ?, reason = ?, reason_text = ? WHERE id = ?')
-      .run(run.outcome, run.taskId ?? null, run.reason ?? null, run.reasonText ? toJson(run.reasonText) : null, run.id);
+  async settleRun(run: CronRun): Promise<void> {
+    await this.db.run('UPDATE cron_runs SET outcome = ?, task_id = ?, reason = ?, reason_text = ? WHERE id = ?', [
+      run.outcome,
+      run.taskId ?? null,
+      run.reason ?? null,
+      run.reasonText ? toJson(run.reasonText) : null,
+      run.id,
+    ]);
   }
 
   /** A job's runs, newest first. */
-  runs(jobId: string, limit: number): CronRun[] {
-    const sql = 'SELECT * FROM cron_runs WHERE job_id = ? ORDER BY fired_at DESC, rowid DESC LIMIT ?';
-    return (this.db.prepare(sql).all(jobId, limit) as RunRow[]).map(toRun);
+  async runs(jobId: string, limit: number): Promise<CronRun[]> {
+    const sql = 'SELECT * FROM cron_runs WHERE job_id = ? ORDER BY fired_at DESC, id DESC LIMIT ?';
+    return (await this.db.all<RunRow>(sql, [jobId, limit])).map(toRun);
   }
 
   /** Task ids of a job's runs that created a task, newest first. */
-  taskIds(jobId: string, limit = 20): string[] {
-    const sql = 'SELECT task_id FROM cron_runs WHERE job_id = ? AND task_id IS NOT NULL ORDER BY fired_at DESC, rowid DESC LIMIT ?';
-    return (this.db.prepare(sql).all(jobId, limit) as { task_id: string }[]).map((r) => r.task_id);
+  async taskIds(jobId: string, limit = 20): Promise<string[]> {
+    const sql = 'SELECT task_id FROM cron_runs WHERE job_id = ? AND task_id IS NOT NULL ORDER BY fired_at DESC, id DESC LIMIT ?';
+    return (await this.db.all<{ task_id: string }>(sql, [jobId, limit])).map((r) => r.task_id);
   }
 }

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { Step, StepStatus } from '../../contract/index.js';
 import { fromJson, toJson } from './jsonColumn.js';
+import type { SqlSession, SqlValue } from './sql/sqlPort.js';
 
 interface StepRow {
   id: string;
@@ -57,7 +57,7 @@ function toStep(r: StepRow): Step {
   return step;
 }
 
-function toRow(s: Step): Record<string, unknown> {
+function toRow(s: Step): Record<(typeof COLUMNS)[number], SqlValue> {
   return {
     id: s.id,
     task_id: s.taskId,
@@ -109,35 +109,27 @@ const COLUMNS = [
   'started_at',
   'ended_at',
   'duration_ms',
-];
+] as const;
+
+const UPSERT = `INSERT INTO steps (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
 
 /** Steps table: every tool call, written before it runs and again after. */
 export class StepRepo {
-  private readonly upsertStmt: Database.Statement;
-  private readonly byTaskStmt: Database.Statement;
-  private readonly byIdStmt: Database.Statement;
-
-  constructor(db: Database.Database) {
-    const updates = COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
-    this.upsertStmt = db.prepare(
-      `INSERT INTO steps (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})
-       ON CONFLICT(id) DO UPDATE SET ${updates.join(', ')}`,
-    );
-    this.byTaskStmt = db.prepare('SELECT * FROM steps WHERE task_id = ? ORDER BY idx, attempt');
-    this.byIdStmt = db.prepare('SELECT * FROM steps WHERE id = ?');
-  }
+  constructor(private readonly db: SqlSession) {}
 
   /** Inserts or replaces the whole step record. */
-  save(step: Step): void {
-    this.upsertStmt.run(toRow(step));
+  async save(step: Step): Promise<void> {
+    const row = toRow(step);
+    await this.db.run(UPSERT, COLUMNS.map((c) => row[c]));
   }
 
-  forTask(taskId: string): Step[] {
-    return (this.byTaskStmt.all(taskId) as StepRow[]).map(toStep);
+  async forTask(taskId: string): Promise<Step[]> {
+    return (await this.db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY idx, attempt', [taskId])).map(toStep);
   }
 
-  get(id: string): Step | undefined {
-    const row = this.byIdStmt.get(id) as StepRow | undefined;
+  async get(id: string): Promise<Step | undefined> {
+    const row = await this.db.get<StepRow>('SELECT * FROM steps WHERE id = ?', [id]);
     return row && toStep(row);
   }
 }

@@ -1,22 +1,20 @@
-import type Database from 'better-sqlite3';
 import { ApprovalRepo } from './approvalRepo.js';
 import { openDatabase, type Durability } from './database.js';
 import { GrantRepo } from './grantRepo.js';
 import { IdempotencyRepo } from './idempotencyRepo.js';
-import { redactingDatabase } from './redactingDatabase.js';
+import { redactingSql } from './sql/redactingSql.js';
+import { SqliteDatabase } from './sql/sqliteAdapter.js';
+import type { SqlDatabase, SqlDialect, SqlSession } from './sql/sqlPort.js';
 import { StepRepo } from './stepRepo.js';
 import { TaskEventRepo } from './taskEventRepo.js';
 import { TaskRepo } from './taskRepo.js';
 import { TraceRepo } from './traceRepo.js';
 import { Redactor } from '../trace/redactor.js';
 
-/**
- * The runtime's durable state: one SQLite file, one repository per table. Every value written
- * (or looked up) passes the redactor first — the one place secrets are kept off the disk.
- */
-export class Store {
-  /** The database as repositories use it: every bound value redacted. */
-  readonly db: Database.Database;
+/** The repositories of the task record, over one session: the database itself, or one transaction. */
+export interface Repos {
+  /** The session the repositories use: other repositories (cron, memory, agents…) are built on it. */
+  readonly sql: SqlSession;
   readonly tasks: TaskRepo;
   readonly steps: StepRepo;
   readonly approvals: ApprovalRepo;
@@ -25,47 +23,71 @@ export class Store {
   /** A task's conversation as people read it (messages, model text, the answer). */
   readonly events: TaskEventRepo;
   readonly idempotency: IdempotencyRepo;
-  // One wrapper for every transaction: building it per call costs as much as a small commit.
-  private readonly runInTransaction: (fn: () => unknown) => unknown;
-  private readonly runImmediate: (fn: () => unknown) => unknown;
+}
+
+/** The task record's repositories over one session. */
+export function reposOn(sql: SqlSession): Repos {
+  return {
+    sql,
+    tasks: new TaskRepo(sql),
+    steps: new StepRepo(sql),
+    approvals: new ApprovalRepo(sql),
+    grants: new GrantRepo(sql),
+    trace: new TraceRepo(sql),
+    events: new TaskEventRepo(sql),
+    idempotency: new IdempotencyRepo(sql),
+  };
+}
+
+/**
+ * The runtime's durable state through the store port (docs/architecture.md, "The store"): the
+ * embedded SQLite file or a shared PostgreSQL server, one repository per table. Every value
+ * written (or looked up) passes the redactor first — the one place secrets are kept off the disk.
+ */
+export class Store implements Repos {
+  /** The database as repositories use it: every bound value redacted. */
+  readonly sql: SqlDatabase;
+  readonly tasks: TaskRepo;
+  readonly steps: StepRepo;
+  readonly approvals: ApprovalRepo;
+  readonly grants: GrantRepo;
+  readonly trace: TraceRepo;
+  readonly events: TaskEventRepo;
+  readonly idempotency: IdempotencyRepo;
 
   constructor(
-    raw: Database.Database,
+    database: SqlDatabase,
     readonly redactor: Redactor = new Redactor(),
   ) {
-    const db = redactingDatabase(raw, redactor);
-    this.db = db;
-    this.tasks = new TaskRepo(db);
-    this.steps = new StepRepo(db);
-    this.approvals = new ApprovalRepo(db);
-    this.grants = new GrantRepo(db);
-    this.trace = new TraceRepo(db);
-    this.events = new TaskEventRepo(db);
-    this.idempotency = new IdempotencyRepo(db);
-    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
-    this.runImmediate = db.transaction((fn: () => unknown) => fn()).immediate;
+    this.sql = redactingSql(database, redactor);
+    const repos = reposOn(this.sql);
+    this.tasks = repos.tasks;
+    this.steps = repos.steps;
+    this.approvals = repos.approvals;
+    this.grants = repos.grants;
+    this.trace = repos.trace;
+    this.events = repos.events;
+    this.idempotency = repos.idempotency;
   }
 
-  /** Opens the store at a file path (`:memory:` for throwaway use). */
+  /** Opens the SQLite store at a file path (`:memory:` for throwaway use), its schema up to date. */
   static open(file: string, durability?: Durability, redactor?: Redactor): Store {
-    return new Store(openDatabase(file, durability), redactor);
+    return new Store(new SqliteDatabase(openDatabase(file, durability)), redactor);
   }
 
-  /** Runs `fn` in one write transaction: all of it lands, or none. */
-  transaction<T>(fn: () => T): T {
-    return this.runInTransaction(fn) as T;
+  get dialect(): SqlDialect {
+    return this.sql.dialect;
   }
 
   /**
-   * A write transaction that takes the write lock before its first read: for read-then-decide
-   * work several processes may do at once (firing a cron time), so each reads what the last one
-   * committed instead of failing on a stale snapshot.
+   * Runs `fn` in one write transaction: all of it lands, or none. `fn` writes through the
+   * repositories it is given (a statement on the store itself from inside would run outside it).
    */
-  immediateTransaction<T>(fn: () => T): T {
-    return this.runImmediate(fn) as T;
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
+    return this.sql.transaction((tx) => fn(reposOn(tx)));
   }
 
-  close(): void {
-    this.db.close();
+  close(): Promise<void> {
+    return this.sql.close();
   }
 }

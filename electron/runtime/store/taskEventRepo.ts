@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { TaskEvent, TaskEventKind } from '../../contract/index.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface EventRow {
   task_id: string;
@@ -11,44 +11,35 @@ interface EventRow {
 
 const toEvent = (r: EventRow): TaskEvent => ({ taskId: r.task_id, seq: r.seq, kind: r.kind as TaskEventKind, text: r.text, at: r.at });
 
+// The next seq is computed inside the INSERT so two processes (CLI + serve) never collide.
+const APPEND = `INSERT INTO task_events (task_id, seq, kind, text, at)
+  SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM task_events WHERE task_id = ?
+  RETURNING seq`;
+
 /** A task's conversation as people read it: messages, model text, reasoning summaries, the answer. */
 export class TaskEventRepo {
-  private readonly appendStmt: Database.Statement;
-  private readonly listStmt: Database.Statement;
-  private readonly kindStmt: Database.Statement;
-  private readonly inboxStmt: Database.Statement;
-
-  constructor(db: Database.Database) {
-    // The next seq is computed inside the INSERT so two processes (CLI + serve) never collide.
-    this.appendStmt = db.prepare(
-      `INSERT INTO task_events (task_id, seq, kind, text, at)
-       SELECT @taskId, COALESCE(MAX(seq), 0) + 1, @kind, @text, @at FROM task_events WHERE task_id = @taskId
-       RETURNING seq`,
-    );
-    this.listStmt = db.prepare('SELECT * FROM task_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
-    this.kindStmt = db.prepare('SELECT * FROM task_events WHERE task_id = ? AND kind = ? AND seq > ? ORDER BY seq');
-    this.inboxStmt = db.prepare(
-      "SELECT * FROM task_events WHERE task_id = ? AND kind IN ('user.message', 'hook.context') AND seq > ? ORDER BY seq",
-    );
-  }
+  constructor(private readonly db: SqlSession) {}
 
   /** Appends an event; returns its seq. */
-  append(taskId: string, kind: TaskEventKind, text: string, at: string): number {
-    return (this.appendStmt.get({ taskId, kind, text, at }) as { seq: number }).seq;
+  async append(taskId: string, kind: TaskEventKind, text: string, at: string): Promise<number> {
+    return (await this.db.get<{ seq: number }>(APPEND, [taskId, kind, text, at, taskId]))!.seq;
   }
 
   /** Events after `afterSeq`, oldest first. */
-  list(taskId: string, afterSeq = 0, limit = 10_000): TaskEvent[] {
-    return (this.listStmt.all(taskId, afterSeq, limit) as EventRow[]).map(toEvent);
+  async list(taskId: string, afterSeq = 0, limit = 10_000): Promise<TaskEvent[]> {
+    const sql = 'SELECT * FROM task_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?';
+    return (await this.db.all<EventRow>(sql, [taskId, afterSeq, limit])).map(toEvent);
   }
 
   /** Events of one kind after `afterSeq` (a planner's unread user messages). */
-  ofKind(taskId: string, kind: TaskEventKind, afterSeq: number): TaskEvent[] {
-    return (this.kindStmt.all(taskId, kind, afterSeq) as EventRow[]).map(toEvent);
+  async ofKind(taskId: string, kind: TaskEventKind, afterSeq: number): Promise<TaskEvent[]> {
+    const sql = 'SELECT * FROM task_events WHERE task_id = ? AND kind = ? AND seq > ? ORDER BY seq';
+    return (await this.db.all<EventRow>(sql, [taskId, kind, afterSeq])).map(toEvent);
   }
 
   /** What a model planner has not read yet after `afterSeq`: the user's messages and the context hooks added, in order. */
-  inbox(taskId: string, afterSeq: number): TaskEvent[] {
-    return (this.inboxStmt.all(taskId, afterSeq) as EventRow[]).map(toEvent);
+  async inbox(taskId: string, afterSeq: number): Promise<TaskEvent[]> {
+    const sql = "SELECT * FROM task_events WHERE task_id = ? AND kind IN ('user.message', 'hook.context') AND seq > ? ORDER BY seq";
+    return (await this.db.all<EventRow>(sql, [taskId, afterSeq])).map(toEvent);
   }
 }

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface TaskRow {
   id: string;
@@ -54,123 +54,131 @@ function toTask(r: TaskRow): Task {
   };
 }
 
+const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
+
 /** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
 export class TaskRepo {
-  private readonly byId: Database.Statement;
-  private readonly setStateStmt: Database.Statement;
-  private readonly setUsageStmt: Database.Statement;
+  constructor(private readonly db: SqlSession) {}
 
-  constructor(private readonly db: Database.Database) {
-    this.byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
-    this.setStateStmt = db.prepare(
-      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?',
+  async insert(task: Task): Promise<void> {
+    await this.db.run(
+      `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id, agent, policy_profile, sandbox)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        task.id,
+        task.title,
+        task.state,
+        task.stateReason ?? null,
+        toJson(task.plan),
+        toJson(task.inputs),
+        task.workspace,
+        toJson(task.budget),
+        toJson(task.usage),
+        toJson(task.checks),
+        task.createdAt,
+        task.updatedAt,
+        task.parentId ?? null,
+        task.agent ?? null,
+        task.policyProfile ?? null,
+        task.sandbox ?? null,
+      ],
     );
-    this.setUsageStmt = db.prepare('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?');
   }
 
-  insert(task: Task): void {
-    this.db
-      .prepare(
-        `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id, agent, policy_profile, sandbox)
-         VALUES (@id, @title, @state, @stateReason, @plan, @inputs, @workspace, @budget, @usage, @checks, @createdAt, @updatedAt, @parentId, @agent, @policyProfile, @sandbox)`,
-      )
-      .run({
-        ...task,
-        stateReason: task.stateReason ?? null,
-        parentId: task.parentId ?? null,
-        agent: task.agent ?? null,
-        policyProfile: task.policyProfile ?? null,
-        sandbox: task.sandbox ?? null,
-        plan: toJson(task.plan),
-        inputs: toJson(task.inputs),
-        budget: toJson(task.budget),
-        usage: toJson(task.usage),
-        checks: toJson(task.checks),
-      });
-  }
-
-  get(id: string): Task | undefined {
-    const row = this.byId.get(id) as TaskRow | undefined;
+  async get(id: string): Promise<Task | undefined> {
+    const row = await this.db.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]);
     return row && toTask(row);
   }
 
-  list(filter: { state?: TaskState; limit: number; before?: string }): Task[] {
+  async list(filter: { state?: TaskState; limit: number; before?: string }): Promise<Task[]> {
     const where: string[] = [];
-    const args: unknown[] = [];
+    const args: string[] = [];
     if (filter.state) (where.push('state = ?'), args.push(filter.state));
     if (filter.before) (where.push('created_at < ?'), args.push(filter.before));
     const sql = `SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(...args, filter.limit) as TaskRow[]).map(toTask);
+    return (await this.db.all<TaskRow>(sql, [...args, filter.limit])).map(toTask);
   }
 
   /** Tasks in any of the given states, oldest first. */
-  inStates(states: readonly TaskState[]): Task[] {
-    const marks = states.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM tasks WHERE state IN (${marks}) ORDER BY created_at`).all(...states) as TaskRow[]).map(toTask);
+  async inStates(states: readonly TaskState[]): Promise<Task[]> {
+    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks WHERE state IN (${marks(states)}) ORDER BY created_at`, states);
+    return rows.map(toTask);
   }
 
   /** Tasks in any of the given states still owned by another process (the caller asks which are alive). */
-  ownedElsewhere(states: readonly TaskState[], pid: number): { task: Task; ownerPid: number }[] {
-    const marks = states.map(() => '?').join(',');
-    const sql = `SELECT * FROM tasks WHERE state IN (${marks}) AND owner_pid IS NOT NULL AND owner_pid != ? ORDER BY created_at`;
-    return (this.db.prepare(sql).all(...states, pid) as TaskRow[]).map((row) => ({ task: toTask(row), ownerPid: row.owner_pid! }));
+  async ownedElsewhere(states: readonly TaskState[], pid: number): Promise<{ task: Task; ownerPid: number }[]> {
+    const sql = `SELECT * FROM tasks WHERE state IN (${marks(states)}) AND owner_pid IS NOT NULL AND owner_pid != ? ORDER BY created_at`;
+    const rows = await this.db.all<TaskRow>(sql, [...states, pid]);
+    return rows.map((row) => ({ task: toTask(row), ownerPid: row.owner_pid! }));
+  }
+
+  /** Tasks whose row changed at or after `since` (ISO time), oldest change first: what a store watch publishes. */
+  async changedSince(since: string): Promise<{ id: string; at: string }[]> {
+    return this.db.all('SELECT id, updated_at AS at FROM tasks WHERE updated_at >= ? ORDER BY updated_at', [since]);
   }
 
   /** `text` is the reason as a catalog code; without one the row keeps only the English. */
-  setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): void {
-    this.setStateStmt.run(state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id);
+  async setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): Promise<void> {
+    await this.db.run(
+      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?',
+      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id],
+    );
   }
 
-  setUsage(id: string, usage: Usage, at: string): void {
-    this.setUsageStmt.run(toJson(usage), at, id);
+  async setUsage(id: string, usage: Usage, at: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?', [toJson(usage), at, id]);
   }
 
-  setChecks(id: string, checks: Task['checks'], at: string): void {
-    this.db.prepare('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?').run(toJson(checks), at, id);
+  async setChecks(id: string, checks: Task['checks'], at: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?', [toJson(checks), at, id]);
   }
 
   /** Replaces the plan source (a goal task's reviewed acceptance checks). */
-  setPlan(id: string, plan: Task['plan'], at: string): void {
-    this.db.prepare('UPDATE tasks SET plan = ?, updated_at = ? WHERE id = ?').run(toJson(plan), at, id);
+  async setPlan(id: string, plan: Task['plan'], at: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET plan = ?, updated_at = ? WHERE id = ?', [toJson(plan), at, id]);
   }
 
   /** Links a delegated task to the task that started it. */
-  setParent(id: string, parentId: string): void {
-    this.db.prepare('UPDATE tasks SET parent_id = ? WHERE id = ?').run(parentId, id);
+  async setParent(id: string, parentId: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET parent_id = ? WHERE id = ?', [parentId, id]);
   }
 
-  requestControl(id: string, control: TaskControl | null, reason?: string): void {
-    this.db.prepare('UPDATE tasks SET control = ?, control_reason = ? WHERE id = ?').run(control, reason ?? null, id);
+  async requestControl(id: string, control: TaskControl | null, reason?: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET control = ?, control_reason = ? WHERE id = ?', [control, reason ?? null, id]);
   }
 
-  control(id: string): { control: TaskControl | null; reason: string | null } {
-    const row = this.db.prepare('SELECT control, control_reason FROM tasks WHERE id = ?').get(id) as
-      { control: TaskControl | null; control_reason: string | null } | undefined;
+  async control(id: string): Promise<{ control: TaskControl | null; reason: string | null }> {
+    const row = await this.db.get<{ control: TaskControl | null; control_reason: string | null }>(
+      'SELECT control, control_reason FROM tasks WHERE id = ?',
+      [id],
+    );
     return { control: row?.control ?? null, reason: row?.control_reason ?? null };
   }
 
   /**
-   * Takes the runner lease for this process. Fails when another live process holds it,
-   * so two runners never drive one task.
+   * Takes the runner lease for this process. Fails when another live process holds it, so two
+   * runners never drive one task. Run it in a transaction (the store's `claimTask` does): the
+   * read and the write must not be split by another process's claim.
    */
-  claim(id: string, pid: number, isAlive: (pid: number) => boolean): boolean {
-    return this.db
-      .transaction(() => {
-        const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as { owner_pid: number | null } | undefined;
-        if (!row) return false;
-        if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
-        this.db.prepare('UPDATE tasks SET owner_pid = ? WHERE id = ?').run(pid, id);
-        return true;
-      })
-      .immediate();
+  async claim(id: string, pid: number, isAlive: (pid: number) => boolean): Promise<boolean> {
+    const row = await this.db.get<{ owner_pid: number | null }>(this.lockingRead('SELECT owner_pid FROM tasks WHERE id = ?'), [id]);
+    if (!row) return false;
+    if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
+    await this.db.run('UPDATE tasks SET owner_pid = ? WHERE id = ?', [pid, id]);
+    return true;
   }
 
-  release(id: string, pid: number): void {
-    this.db.prepare('UPDATE tasks SET owner_pid = NULL WHERE id = ? AND owner_pid = ?').run(id, pid);
+  async release(id: string, pid: number): Promise<void> {
+    await this.db.run('UPDATE tasks SET owner_pid = NULL WHERE id = ? AND owner_pid = ?', [id, pid]);
   }
 
-  owner(id: string): number | null {
-    const row = this.db.prepare('SELECT owner_pid FROM tasks WHERE id = ?').get(id) as { owner_pid: number | null } | undefined;
+  async owner(id: string): Promise<number | null> {
+    const row = await this.db.get<{ owner_pid: number | null }>('SELECT owner_pid FROM tasks WHERE id = ?', [id]);
     return row?.owner_pid ?? null;
+  }
+
+  /** On PostgreSQL a read that decides a write locks its row; SQLite's write transaction already holds the file. */
+  private lockingRead(sql: string): string {
+    return this.db.dialect === 'postgres' ? `${sql} FOR UPDATE` : sql;
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { GATEWAY_TOKEN_PREFIX, type GatewayToken, type Scope } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
+import type { SqlSession } from './sql/sqlPort.js';
 
 interface TokenRow {
   id: string;
@@ -29,50 +29,54 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Issued gateway tokens. The secret leaves `issue` once and is kept only as its digest. */
 export class TokenRepo {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqlSession) {}
 
-  issue(scopes: readonly Scope[], name: string | undefined, at: string): { token: GatewayToken; secret: string } {
+  async issue(scopes: readonly Scope[], name: string | undefined, at: string): Promise<{ token: GatewayToken; secret: string }> {
     const id = `tok_${randomBytes(6).toString('hex')}`;
     const secret = `${GATEWAY_TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
     const unique = [...new Set(scopes)];
-    this.db
-      .prepare('INSERT INTO gateway_tokens (id, name, secret_sha256, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, name ?? null, secretDigest(secret), toJson(unique), at);
-    return { token: this.get(id)!, secret };
+    await this.db.run('INSERT INTO gateway_tokens (id, name, secret_sha256, scopes, created_at) VALUES (?, ?, ?, ?, ?)', [
+      id,
+      name ?? null,
+      secretDigest(secret),
+      toJson(unique),
+      at,
+    ]);
+    return { token: (await this.get(id))!, secret };
   }
 
-  get(id: string): GatewayToken | undefined {
-    const row = this.db.prepare('SELECT * FROM gateway_tokens WHERE id = ?').get(id) as TokenRow | undefined;
+  async get(id: string): Promise<GatewayToken | undefined> {
+    const row = await this.db.get<TokenRow>('SELECT * FROM gateway_tokens WHERE id = ?', [id]);
     return row && toToken(row);
   }
 
-  list(includeRevoked: boolean): GatewayToken[] {
+  async list(includeRevoked: boolean): Promise<GatewayToken[]> {
     const where = includeRevoked ? '' : 'WHERE revoked_at IS NULL';
-    const rows = this.db.prepare(`SELECT * FROM gateway_tokens ${where} ORDER BY created_at DESC, rowid DESC`).all() as TokenRow[];
-    return rows.map(toToken);
+    return (await this.db.all<TokenRow>(`SELECT * FROM gateway_tokens ${where} ORDER BY created_at DESC, id DESC`)).map(toToken);
   }
 
   /** Marks a token revoked (once: a second revoke keeps the first time). */
-  revoke(id: string, at: string): GatewayToken | undefined {
-    this.db.prepare('UPDATE gateway_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+  async revoke(id: string, at: string): Promise<GatewayToken | undefined> {
+    await this.db.run('UPDATE gateway_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', [at, id]);
     return this.get(id);
   }
 
   /** The live (unrevoked) token whose secret this is, noting its use; undefined otherwise. */
-  authenticate(secret: string, now: number): GatewayToken | undefined {
-    const row = this.db.prepare('SELECT * FROM gateway_tokens WHERE secret_sha256 = ? AND revoked_at IS NULL').get(secretDigest(secret)) as
-      TokenRow | undefined;
+  async authenticate(secret: string, now: number): Promise<GatewayToken | undefined> {
+    const row = await this.db.get<TokenRow>('SELECT * FROM gateway_tokens WHERE secret_sha256 = ? AND revoked_at IS NULL', [
+      secretDigest(secret),
+    ]);
     if (!row) return undefined;
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       const at = new Date(now).toISOString();
-      this.db.prepare('UPDATE gateway_tokens SET last_used_at = ? WHERE id = ?').run(at, row.id);
+      await this.db.run('UPDATE gateway_tokens SET last_used_at = ? WHERE id = ?', [at, row.id]);
       row.last_used_at = at;
     }
     return toToken(row);
   }
 
   /** True while the token exists and is not revoked (asked before each call of an open connection). */
-  isLive(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM gateway_tokens WHERE id = ? AND revoked_at IS NULL').get(id) !== undefined;
+  async isLive(id: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS live FROM gateway_tokens WHERE id = ? AND revoked_at IS NULL', [id])) !== undefined;
   }
 }

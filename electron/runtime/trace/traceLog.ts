@@ -11,18 +11,22 @@ export class TraceLog {
     private readonly clock: Clock,
   ) {}
 
-  append(taskId: string, type: TraceEventType, data: Record<string, unknown>, stepId?: string): number {
-    return this.repo.append(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
+  /**
+   * Appends an event; returns its seq. `into` is the trace repository of a transaction the event
+   * belongs to (it lands with it, or not at all); without it the event commits on its own.
+   */
+  append(taskId: string, type: TraceEventType, data: Record<string, unknown>, stepId?: string, into: TraceRepo = this.repo): Promise<number> {
+    return into.append(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
   }
 
   /** The most recent event of one type. */
-  last(taskId: string, type: TraceEventType): TraceEvent | undefined {
+  last(taskId: string, type: TraceEventType): Promise<TraceEvent | undefined> {
     return this.repo.last(taskId, type);
   }
 
   /** A page of events after `afterSeq`; `nextSeq` is set when more may follow. */
-  page(taskId: string, afterSeq: number, limit: number): { events: TraceEvent[]; nextSeq?: number } {
-    const events = this.repo.page(taskId, afterSeq, limit);
+  async page(taskId: string, afterSeq: number, limit: number): Promise<{ events: TraceEvent[]; nextSeq?: number }> {
+    const events = await this.repo.page(taskId, afterSeq, limit);
     const last = events.at(-1);
     return events.length === limit && last ? { events, nextSeq: last.seq } : { events };
   }

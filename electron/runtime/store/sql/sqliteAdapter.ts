@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
@@ -12,6 +13,10 @@ export class SqliteDatabase implements SqlDatabase {
   /** Settles when the transaction holding the connection (if any) has ended. */
   private held: Promise<void> = Promise.resolve();
   private holding = false;
+  /** Set inside a transaction's own flow, to name the mistake that would otherwise hang (see `free`). */
+  private readonly inside = new AsyncLocalStorage<object>();
+  /** The token of the transaction holding the connection. */
+  private holder: object | undefined;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -36,11 +41,18 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
+    this.refuseFromInside();
     const before = this.held;
     let release!: () => void;
     this.held = new Promise((resolve) => (release = resolve));
     await before;
     this.holding = true;
+    const token = {};
+    this.holder = token;
+    return this.inside.run(token, () => this.within(fn, release));
+  }
+
+  private async within<T>(fn: (tx: SqlSession) => Promise<T>, release: () => void): Promise<T> {
     try {
       // IMMEDIATE takes the write lock now: two processes never both read, then both write.
       this.db.exec('BEGIN IMMEDIATE');
@@ -54,6 +66,7 @@ export class SqliteDatabase implements SqlDatabase {
       }
     } finally {
       this.holding = false;
+      this.holder = undefined;
       release();
     }
   }
@@ -81,8 +94,18 @@ export class SqliteDatabase implements SqlDatabase {
     return statement;
   }
 
-  /** Waits until no transaction holds the connection. */
+  /**
+   * Waits until no transaction holds the connection. A statement on the database itself from
+   * inside a transaction would wait for that transaction forever: it is refused instead.
+   */
   private async free(): Promise<void> {
+    this.refuseFromInside();
     while (this.holding) await this.held;
+  }
+
+  private refuseFromInside(): void {
+    if (this.holder !== undefined && this.inside.getStore() === this.holder) {
+      throw new Error('a statement on the database from inside its own transaction: use the session the transaction gives');
+    }
   }
 }
