@@ -8,10 +8,13 @@ import { Spinner, stateColour, terminalStyle } from './terminalStyle.js';
  * colour; while a goal task's model is called (running, no step under way) a spinner turns.
  * Returns the stop function and the spinner (the approval prompt clears it before asking).
  */
-export function showProgress(rt: RuntimeCore, taskId: string): { stop(): void; spinner: Spinner } {
+export async function showProgress(rt: RuntimeCore, taskId: string): Promise<{ stop(): void; spinner: Spinner }> {
   const style = terminalStyle();
   const spinner = new Spinner('waiting for the model…');
-  const goal = rt.engine.get(taskId).plan.kind === 'goal';
+  const task = await rt.engine.get(taskId);
+  const goal = task.plan.kind === 'goal';
+  // The task's state as its updates pass by (read once here): a step's end asks it without a query.
+  let state = task.state;
   const line = (text: string) => {
     spinner.clear();
     process.stderr.write(`${text}\n`);
@@ -19,6 +22,7 @@ export function showProgress(rt: RuntimeCore, taskId: string): { stop(): void; s
   const off = rt.bus.on({ taskId }, (frame) => {
     if (frame.event === 'task.updated') {
       const t = frame.data as Task;
+      state = t.state;
       line(`${style.dim('•')} ${stateColour(style, t.state)}${t.stateReason ? style.dim(` — ${t.stateReason}`) : ''}`);
       if (goal && (t.state === 'running' || t.state === 'planning')) spinner.start();
     } else if (frame.event === 'task.step') {
@@ -26,7 +30,7 @@ export function showProgress(rt: RuntimeCore, taskId: string): { stop(): void; s
       if (s.status === 'started') return spinner.clear();
       const ms = s.durationMs === undefined ? '' : style.dim(` (${Math.round(s.durationMs)} ms)`);
       line(`  step ${s.index + 1} ${style.bold(s.tool)}: ${stateColour(style, s.status)}${ms}`);
-      if (goal && rt.engine.get(taskId).state === 'running') spinner.start(); // the model picks the next step
+      if (goal && state === 'running') spinner.start(); // the model picks the next step
     } else if (frame.event === 'approval.requested') {
       spinner.clear();
     }
@@ -51,7 +55,7 @@ const CHOICES: Record<string, { decision: 'approve' | 'deny'; remember: 'once' |
 export class PromptInterrupted extends Error {}
 
 async function ask(rt: RuntimeCore, approval: Approval): Promise<void> {
-  if (rt.approvals.get(approval.id)?.status !== 'pending') return; // decided elsewhere meanwhile
+  if ((await rt.approvals.get(approval.id))?.status !== 'pending') return; // decided elsewhere meanwhile
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   // On a TTY readline turns Ctrl-C into this event instead of a signal: without it nothing stops.
   const interrupted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new PromptInterrupted())));
@@ -65,7 +69,7 @@ async function ask(rt: RuntimeCore, approval: Approval): Promise<void> {
       const choice = CHOICES[answer];
       if (!choice || (!approval.rememberable && choice.remember !== 'once')) continue;
       const reason = choice.decision === 'deny' ? (await question('Reason (optional): ')).trim() : '';
-      rt.approvals.decide(approval.id, { ...choice, ...(reason && { reason }) }, 'cli:terminal');
+      await rt.approvals.decide(approval.id, { ...choice, ...(reason && { reason }) }, 'cli:terminal');
       return;
     }
   } finally {
@@ -78,18 +82,31 @@ async function ask(rt: RuntimeCore, approval: Approval): Promise<void> {
  * waits on them, no new request comes) and each one requested later. Ctrl-C at the prompt
  * calls `onInterrupt`; the approval stays pending.
  */
-export function askApprovalsInteractively(
+export async function askApprovalsInteractively(
   rt: RuntimeCore,
   taskId: string,
   onInterrupt: () => void,
   before: () => void = () => undefined,
-): () => void {
+): Promise<() => void> {
   let chain = Promise.resolve();
   const enqueue = (approval: Approval) => {
     chain = chain
       .then(() => (before(), ask(rt, approval)))
       .catch((e: unknown) => (e instanceof PromptInterrupted ? onInterrupt() : void process.stderr.write(`${String(e)}\n`)));
   };
-  for (const approval of rt.approvals.list({ taskId, status: 'pending' })) enqueue(approval);
-  return rt.bus.on({ taskId, events: ['approval.requested'] }, (frame) => enqueue(frame.data as Approval));
+  // Listening first: one requested while the pending ones are read is not missed (`ask` skips a decided one).
+  const seen = new Set<string>();
+  const once = (approval: Approval) => {
+    if (seen.has(approval.id)) return;
+    seen.add(approval.id);
+    enqueue(approval);
+  };
+  const off = rt.bus.on({ taskId, events: ['approval.requested'] }, (frame) => once(frame.data as Approval));
+  try {
+    for (const approval of await rt.approvals.list({ taskId, status: 'pending' })) once(approval);
+  } catch (error) {
+    off();
+    throw error;
+  }
+  return off;
 }

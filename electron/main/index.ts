@@ -57,11 +57,11 @@ async function start(): Promise<void> {
   const home = rt.home;
   // Servers connect in the background: a slow one must not hold back the window, recovery or cron.
   void connectConfiguredMcpServers(rt.mcp?.manager).catch((error: Error) => console.error(`MCP servers: ${error.message}`));
-  rt.engine.recover();
+  await rt.engine.recover();
   // Tasks the last quit paused carry on; tasks a person paused stay paused.
-  for (const id of takePausedAtQuit(home, (taskId) => rt.store.tasks.get(taskId)?.state)) {
+  for (const id of await takePausedAtQuit(home, async (taskId) => (await rt.store.tasks.get(taskId))?.state)) {
     try {
-      rt.engine.resume(id);
+      await rt.engine.resume(id);
     } catch (error) {
       console.error(`Could not resume ${id}: ${(error as Error).message}`); // e.g. another process runs it now
     }
@@ -93,7 +93,7 @@ async function start(): Promise<void> {
     rendererUrl: RENDERER_URL,
     bus: rt.bus,
     locale: mainLocale(app.getLocale()),
-    pending: rt.approvals.list({ status: 'pending' }),
+    pending: await rt.approvals.list({ status: 'pending' }),
     quit: () => app.quit(),
   });
   window.once('ready-to-show', () => window.show());

@@ -17,9 +17,9 @@ export interface ShutdownParts {
   /** Stops serving the window (no new RPC calls). */
   closeBridge(): void;
   /** Tasks with a run working in this process. */
-  workingTasks(): Task[];
-  /** Asks a run to pause after its current step. */
-  pause(taskId: string): void;
+  workingTasks(): Promise<Task[]>;
+  /** Asks a run to pause after its current step (resolves once the request is recorded). */
+  pause(taskId: string): Promise<void>;
   /** Resolves true once no run is left in this process, false if `ms` passed first. */
   waitIdle(ms: number): Promise<boolean>;
   /** Remembers the paused ids for the next start. */
@@ -27,7 +27,7 @@ export interface ShutdownParts {
   /** Closes the runtime: waits for runs, releases MCP, browsers and sandboxes, closes the store. */
   closeRuntime(): Promise<void>;
   /** Closes only the store (runs still in flight stay recorded as running: the next start recovers them). */
-  closeStore(): void;
+  closeStore(): Promise<void>;
 }
 
 /**
@@ -39,11 +39,11 @@ export interface ShutdownParts {
 export async function shutdownRuntime(parts: ShutdownParts, graceMs: number): Promise<string[]> {
   await parts.stopScheduler();
   parts.closeBridge();
-  const paused = parts.workingTasks().map((task) => task.id);
-  for (const id of paused) parts.pause(id);
+  const paused = (await parts.workingTasks()).map((task) => task.id);
+  for (const id of paused) await parts.pause(id);
   parts.rememberPaused(paused);
   if (await parts.waitIdle(graceMs)) await parts.closeRuntime();
-  else parts.closeStore();
+  else await parts.closeStore();
   return paused;
 }
 
@@ -63,7 +63,7 @@ export function writePausedAtQuit(home: string, taskIds: readonly string[]): voi
  * Takes (reads and removes) the ids the last quit paused. Only those still paused are returned:
  * a task someone resumed or cancelled since, from the CLI say, is theirs.
  */
-export function takePausedAtQuit(home: string, stateOf: (taskId: string) => TaskState | undefined): string[] {
+export async function takePausedAtQuit(home: string, stateOf: (taskId: string) => Promise<TaskState | undefined>): Promise<string[]> {
   const file = path.join(home, PAUSED_AT_QUIT_FILE);
   if (!existsSync(file)) return [];
   let ids: unknown;
@@ -73,7 +73,9 @@ export function takePausedAtQuit(home: string, stateOf: (taskId: string) => Task
     ids = [];
   }
   rmSync(file, { force: true });
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string' && stateOf(id) === 'paused') : [];
+  const paused: string[] = [];
+  for (const id of Array.isArray(ids) ? ids : []) if (typeof id === 'string' && (await stateOf(id)) === 'paused') paused.push(id);
+  return paused;
 }
 
 /** The real parts over a runtime, its scheduler and the window's bridge (what main passes to shutdownRuntime). */
@@ -81,8 +83,8 @@ export function runtimeShutdownParts(rt: RuntimeHandle, scheduler: { stop(): Pro
   return {
     stopScheduler: () => scheduler.stop(),
     closeBridge,
-    workingTasks: () => workingTasks(rt.store.tasks.inStates([...WORKING]), (id) => rt.engine.isRunningHere(id)),
-    pause: (id) => void rt.engine.pause(id),
+    workingTasks: async () => workingTasks(await rt.store.tasks.inStates([...WORKING]), (id) => rt.engine.isRunningHere(id)),
+    pause: async (id) => void (await rt.engine.pause(id)),
     waitIdle: (ms) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
@@ -90,11 +92,11 @@ export function runtimeShutdownParts(rt: RuntimeHandle, scheduler: { stop(): Pro
     },
     rememberPaused: (ids) => writePausedAtQuit(rt.home, ids),
     closeRuntime: () => rt.close(),
-    closeStore: () => {
+    closeStore: async () => {
       // A run that missed the grace period is left as a crash leaves it: withdraw the quit's
       // pause request, or the next start would recover the run only for it to pause for good.
-      for (const task of rt.store.tasks.inStates([...WORKING])) rt.store.tasks.requestControl(task.id, null);
-      rt.store.close();
+      for (const task of await rt.store.tasks.inStates([...WORKING])) await rt.store.tasks.requestControl(task.id, null);
+      await rt.store.close();
     },
   };
 }

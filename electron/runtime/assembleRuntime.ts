@@ -92,7 +92,7 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
     async stop() {
       for (const module of reversed) await module.stop?.();
       await flushTelemetry();
-      core.store.close();
+      await core.store.close();
     },
     async close() {
       await core.engine.idle();
@@ -100,7 +100,7 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
       // Tasks still waiting end their span here, before the exporter's last flush (a module's close).
       core.telemetry?.endAll();
       for (const module of reversed) await module.close?.();
-      core.store.close();
+      await core.store.close();
     },
   });
 }

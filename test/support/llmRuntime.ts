@@ -54,6 +54,6 @@ export function chatProvider(baseURL: string): ModelProvider {
 }
 
 /** Creates a goal task. */
-export function createGoalTask(rt: Pick<RuntimeCore, 'engine'>, goal: string): Task {
+export function createGoalTask(rt: Pick<RuntimeCore, 'engine'>, goal: string): Promise<Task> {
   return rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {} });
 }

@@ -66,7 +66,7 @@ export function createPlaybookTask(
   rt: RuntimeCore,
   source: string,
   extra: { inputs?: Record<string, unknown>; baseDir?: string; budget?: Record<string, number>; secretNames?: string[] } = {},
-): Task {
+): Promise<Task> {
   return rt.engine.create({
     title: 'test',
     plan: { kind: 'playbook', source, baseDir: extra.baseDir ?? rt.home },
@@ -85,7 +85,7 @@ export async function waitForState(
 ): Promise<Task> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = rt.engine.get(taskId);
+    const task = await rt.engine.get(taskId);
     if (states.includes(task.state)) return task;
     if (Date.now() > deadline)
       throw new Error(`task ${taskId} stayed ${task.state} (${task.stateReason ?? ''}); wanted ${states.join('|')}`);

@@ -39,6 +39,6 @@ export class ScriptedPlanner implements Planner {
 /** Routes `goal` tasks to a scripted planner and everything else to the playbook factory. */
 export function withScriptedGoals(planner: Planner, acceptance: AcceptanceCheck[] = []): (playbooks: PlanFactory) => PlanFactory {
   return (playbooks) =>
-    (task: Task): TaskPlan =>
+    (task: Task): TaskPlan | Promise<TaskPlan> =>
       task.plan.kind === 'goal' ? { planner, services: [], baseDir: task.workspace, acceptance: () => acceptance } : playbooks(task);
 }

@@ -104,8 +104,8 @@ function followTask(desktops: TaskDesktops, live: LiveView, task: TaskNews): voi
 }
 
 /** True while a task is not over: its desktop is kept for it across a restart. */
-function taskMayResume(core: Pick<RuntimeCore, 'store'>, taskId: string): boolean {
-  const state = core.store.tasks.get(taskId)?.state;
+async function taskMayResume(core: Pick<RuntimeCore, 'store'>, taskId: string): Promise<boolean> {
+  const state = (await core.store.tasks.get(taskId))?.state;
   return state !== undefined && !isTerminal(state);
 }
 

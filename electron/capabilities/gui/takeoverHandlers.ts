@@ -44,7 +44,7 @@ export function takeoverHandlers(
       // Set first: the agent's next GUI action is refused, and the live view keeps streaming while paused.
       session.takenOver = true;
       try {
-        rt.engine.pause(p.taskId);
+        await rt.engine.pause(p.taskId);
       } catch (error) {
         session.takenOver = false;
         throw error;
@@ -59,7 +59,7 @@ export function takeoverHandlers(
     },
     'screen.input': async (p) => {
       const session = desktops.require(p.taskId);
-      const task: Task = rt.engine.get(p.taskId);
+      const task: Task = await rt.engine.get(p.taskId);
       if (!session.takenOver || isTerminal(task.state))
         throw new AgentDeskError(
           'conflict',
@@ -79,9 +79,9 @@ export function takeoverHandlers(
         const startedAt = clock.now();
         try {
           const output = await performAction(session, p.action, frames);
-          return { step: recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, output, startedAt }) };
+          return { step: await recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, output, startedAt }) };
         } catch (error) {
-          recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, error: toErrorShape(error).message, startedAt });
+          await recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, error: toErrorShape(error).message, startedAt });
           throw error;
         }
       });

@@ -140,7 +140,7 @@ export class TaskDesktops {
   }
 
   /** Removes containers a killed runtime of this owner left behind, but those of tasks `keep` names. */
-  async reapOrphans(keep?: (task: string) => boolean): Promise<string[]> {
+  async reapOrphans(keep?: (task: string) => Promise<boolean>): Promise<string[]> {
     return this.control.reapOrphans(keep);
   }
 
@@ -148,16 +148,16 @@ export class TaskDesktops {
    * Destroys every desktop and the warm pool, but the desktops of tasks `keep` names: those stay
    * running for the next process to adopt (a task waiting for an approval, paused, …).
    */
-  async close(keep: (taskId: string) => boolean = () => false): Promise<void> {
+  async close(keep: (taskId: string) => Promise<boolean> = async () => false): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((w) => this.closeOne(w, keep).catch(() => undefined)));
     await this.pool?.close();
     if (this.driverPromise) await (await this.driverPromise.catch(() => undefined))?.close();
     await this.proxy?.close();
   }
 
-  private async closeOne(workspace: string, keep: (taskId: string) => boolean): Promise<void> {
+  private async closeOne(workspace: string, keep: (taskId: string) => Promise<boolean>): Promise<void> {
     const session = this.ready.get(workspace);
-    if (!session || !keep(session.taskId)) return this.release(workspace);
+    if (!session || !(await keep(session.taskId))) return this.release(workspace);
     this.sessions.delete(workspace);
     this.ready.delete(workspace);
     this.forget(workspace);

@@ -144,12 +144,12 @@ export class SandboxDriver {
    * Removes this owner's containers whose creating process is gone (killed runtimes leave them);
    * containers of another host's runtime are left alone. Returns the names removed.
    */
-  async reapOrphans(keep: (task: string) => boolean = () => false): Promise<string[]> {
+  async reapOrphans(keep: (task: string) => Promise<boolean> = async () => false): Promise<string[]> {
     const reaped: string[] = [];
     for (const c of await this.ownContainers()) {
       if (c.Labels[LABELS.pid] === String(process.pid) || this.heldElsewhere(c)) continue; // ours, or a live owner's
       const task = taskOf(c);
-      if (task && c.State === 'running' && keep(task)) continue; // its task may resume and adopt it
+      if (task && c.State === 'running' && (await keep(task))) continue; // its task may resume and adopt it
       await this.docker
         .getContainer(c.Id)
         .remove({ force: true, v: true })

@@ -22,22 +22,22 @@ export interface Credential {
   /** Prefixes the connection's client id, e.g. `token:phone` (none for the gateway's own token). */
   label?: string;
   /** Asked before each call, so a revoked token stops working on open connections too. */
-  stillValid(): boolean;
+  stillValid(): Promise<boolean>;
 }
 
 /** Looks up an issued token by the secret a client presented. */
-export type TokenVerifier = (presented: string) => Credential | undefined;
+export type TokenVerifier = (presented: string) => Promise<Credential | undefined>;
 
 /** What an issued-token store offers the transport (the runtime's TokenRepo implements it). */
 export interface IssuedTokens {
-  authenticate(secret: string, now: number): GatewayToken | undefined;
-  isLive(id: string): boolean;
+  authenticate(secret: string, now: number): Promise<GatewayToken | undefined>;
+  isLive(id: string): Promise<boolean>;
 }
 
 /** A verifier over issued tokens: each carries the scopes it was issued with, and no more. */
 export function issuedTokenVerifier(tokens: IssuedTokens): TokenVerifier {
-  return (presented) => {
-    const token = tokens.authenticate(presented, Date.now());
+  return async (presented) => {
+    const token = await tokens.authenticate(presented, Date.now());
     return token && { scopes: token.scopes, label: `token:${token.name ?? token.id}`, stillValid: () => tokens.isLive(token.id) };
   };
 }
@@ -46,14 +46,15 @@ export function issuedTokenVerifier(tokens: IssuedTokens): TokenVerifier {
  * The credential an upgrade request proves: the gateway's default token (every scope it is
  * configured with), else an issued token (its own scopes); undefined when neither matches.
  */
-export function authenticate(
+export async function authenticate(
   req: IncomingMessage,
   defaultToken: { token: string; scopes: readonly Scope[] },
   issued?: TokenVerifier,
-): Credential | undefined {
-  if (isAuthorized(req, defaultToken.token)) return { scopes: defaultToken.scopes, stillValid: () => true };
+): Promise<Credential | undefined> {
+  if (isAuthorized(req, defaultToken.token)) return { scopes: defaultToken.scopes, stillValid: () => Promise.resolve(true) };
+  if (!issued) return undefined;
   for (const candidate of presentedTokens(req)) {
-    const credential = issued?.(candidate);
+    const credential = await issued(candidate);
     if (credential) return credential;
   }
   return undefined;

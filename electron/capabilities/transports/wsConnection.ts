@@ -27,6 +27,8 @@ export interface ConnectionOptions {
 
 /** Close code for a connection whose token was revoked (policy violation). */
 export const REVOKED_CLOSE_CODE = 1008;
+/** Close code for a connection whose token could not be checked (server error). */
+export const CHECK_FAILED_CLOSE_CODE = 1011;
 
 /**
  * Serves RPC over one connection: each text frame is one request answered by one response,
@@ -36,14 +38,32 @@ export function serveConnection(ws: WebSocket, options: ConnectionOptions): void
   const { credential } = options;
   // Who decided shows in approvals and traces: the token's name, or `gateway` for the default token.
   const clientId = `${credential?.label ?? 'gateway'}:${randomUUID()}`;
+  const holds = async () => credential === undefined || (await credential.stillValid());
+  // The token could not be checked (a store failure): the connection ends, it is not told its token was revoked.
+  const fail = (error: unknown) => {
+    options.log('websocket connection could not check its token', { clientId, error });
+    ws.close(CHECK_FAILED_CLOSE_CODE, 'cannot check the token');
+  };
+  // Frames leave one after another, in the order sent: the check before each one must not reorder them.
+  let outgoing = Promise.resolve();
+  const enqueue = (step: () => Promise<void>) => void (outgoing = outgoing.then(step).catch(fail));
   // Every frame out, answers and pushed events alike, first asks whether the token still holds.
-  const send = (frame: unknown) => (credential && !credential.stillValid() ? endRevoked(ws, options) : sendFrame(ws, frame, options));
+  const send = (frame: unknown) =>
+    enqueue(async () => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (await holds()) sendFrame(ws, frame, options);
+      else endRevoked(ws, options);
+    });
   const subscriptions = createConnectionSubscriptions(options.bus, send);
   const ctx: CallContext = { scopes: credential?.scopes ?? options.scopes, clientId, subscribe: subscriptions.subscribe };
 
   ws.on('message', (data, isBinary) => {
-    if (credential && !credential.stillValid()) return endRevoked(ws, options);
-    void answer(data, isBinary, ctx, options.dispatcher).then(send);
+    const call = async () => {
+      // A revoked token's call is not run at all.
+      if (!(await holds())) return enqueue(async () => endRevoked(ws, options));
+      send(await answer(data, isBinary, ctx, options.dispatcher));
+    };
+    void call().catch(fail);
   });
   ws.on('close', () => subscriptions.close());
   // ws reports protocol violations (bad UTF-8, oversized frames) here and then closes;

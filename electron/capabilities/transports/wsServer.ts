@@ -71,9 +71,17 @@ export async function startWsGateway(options: WsGatewayOptions): Promise<WsGatew
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (requestUrl(req)?.pathname !== RPC_PATH) return refuseUpgrade(socket, 404, 'Not Found');
-    const credential = authenticate(req, { token: options.token, scopes: connection.scopes }, options.tokens);
-    if (!credential) return refuseUpgrade(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, { ...connection, credential }));
+    void authenticate(req, { token: options.token, scopes: connection.scopes }, options.tokens).then(
+      (credential) => {
+        if (!credential) return refuseUpgrade(socket, 401, 'Unauthorized');
+        wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, { ...connection, credential }));
+      },
+      (error: unknown) => {
+        // The issued tokens could not be read (a store failure): neither let in nor called a bad token.
+        log('gateway could not check a token', { error });
+        refuseUpgrade(socket, 503, 'Service Unavailable');
+      },
+    );
   });
 
   const port = await listen(server, host, options.port ?? 0);
@@ -128,7 +136,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Answers a refused upgrade with a plain HTTP status, then drops the socket. */
-function refuseUpgrade(socket: Duplex, status: 401 | 404, reason: string): void {
+function refuseUpgrade(socket: Duplex, status: 401 | 404 | 503, reason: string): void {
   const body = `${reason}\n`;
   const auth = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
   socket.once('finish', () => socket.destroy());

@@ -9,8 +9,8 @@ export function registerAgents(program: Command): void {
     .command('list')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withControlRuntime(opts.json, (rt) => {
-        const list = rt.agents.list();
+      withControlRuntime(opts.json, async (rt) => {
+        const list = await rt.agents.list();
         if (opts.json) return printJson({ agents: list });
         for (const a of list)
           console.log(row([a.name, a.model ?? '-', a.tools.join(','), String(a.maxConcurrent), a.description], [20, 24, 20, 3, 0]));
@@ -38,8 +38,8 @@ export function registerAgents(program: Command): void {
           json?: boolean;
         },
       ) =>
-        withControlRuntime(opts.json, (rt) => {
-          const agent = rt.agents.create({
+        withControlRuntime(opts.json, async (rt) => {
+          const agent = await rt.agents.create({
             name,
             ...(opts.model && { model: opts.model }),
             ...(opts.tools && { tools: opts.tools.split(',') }),
@@ -56,8 +56,8 @@ export function registerAgents(program: Command): void {
     .command('delete <name>')
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) =>
-      withControlRuntime(opts.json, (rt) => {
-        const deleted = rt.agents.remove(name);
+      withControlRuntime(opts.json, async (rt) => {
+        const deleted = await rt.agents.remove(name);
         if (opts.json) return printJson({ deleted });
         console.log(deleted ? `deleted ${name}` : `no agent ${name}`);
       }),

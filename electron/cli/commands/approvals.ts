@@ -14,8 +14,8 @@ export function registerApprovals(program: Command): void {
     .option('--task <taskId>', 'only this task')
     .option('--json', 'print JSON')
     .action((opts: { all?: boolean; task?: string; json?: boolean }) => {
-      return withControlRuntime(opts.json, (rt) => {
-        const list = rt.approvals.list({ ...(!opts.all && { status: 'pending' as const }), ...(opts.task && { taskId: opts.task }) });
+      return withControlRuntime(opts.json, async (rt) => {
+        const list = await rt.approvals.list({ ...(!opts.all && { status: 'pending' as const }), ...(opts.task && { taskId: opts.task }) });
         if (opts.json) return printJson({ approvals: list });
         for (const a of list) {
           console.log(row([a.id, a.status, a.tool, a.preview.summary], [30, 9, 14, 0]));
@@ -30,10 +30,10 @@ export function registerApprovals(program: Command): void {
       .option('--reason <text>', 'why (recorded in the trace)')
       .option('--json', 'print JSON')
       .action((id: string, opts: { remember: string; reason?: string; json?: boolean }) => {
-        return withControlRuntime(opts.json, (rt) => {
+        return withControlRuntime(opts.json, async (rt) => {
           const remember = RememberSchema.parse(opts.remember);
           const by = `cli:${os.userInfo().username}`;
-          const decided = rt.approvals.decide(
+          const decided = await rt.approvals.decide(
             id,
             { decision: verb, remember, ...(opts.reason !== undefined && { reason: opts.reason }) },
             by,

@@ -48,7 +48,7 @@ const noopWrite: AnyTool = {
 async function timeSteps(tool: string, n: number): Promise<number> {
   const { rt, home, dispose } = openBenchRuntime('step', { tools: [noopWrite] });
   try {
-    const { task } = rt.tasks.create({
+    const { task } = await rt.tasks.create({
       source: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home },
       requester: { kind: 'local' },
       title: 'bench',
@@ -56,7 +56,7 @@ async function timeSteps(tool: string, n: number): Promise<number> {
     const started = process.hrtime.bigint();
     const done = await rt.engine.run(task.id);
     const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
-    const persisted = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
+    const persisted = (await rt.store.steps.forTask(task.id)).filter((s) => s.status === 'completed').length;
     if (done.state !== 'succeeded' || persisted !== n)
       throw new Error(`bench task ended ${done.state} with ${persisted}/${n} steps persisted`);
     return elapsedUs / n;

@@ -14,14 +14,14 @@ export async function benchQueue(n: number, concurrency: number): Promise<Record
   try {
     const scheduler = rt.scheduler;
     const enqueueStart = process.hrtime.bigint();
-    queueBacklog(rt, home, n);
+    await queueBacklog(rt, home, n);
     const enqueueMs = Number(process.hrtime.bigint() - enqueueStart) / 1e6;
     const started = process.hrtime.bigint();
     scheduler.queue.start();
     await scheduler.queue.drain();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const succeeded = rt.store.tasks.list({ state: 'succeeded', limit: n + 1 }).length;
-    const counts = scheduler.queue.counts();
+    const succeeded = (await rt.store.tasks.list({ state: 'succeeded', limit: n + 1 })).length;
+    const counts = await scheduler.queue.counts();
     if (succeeded !== n || counts.done !== n)
       throw new Error(`bench queue: ${succeeded}/${n} tasks succeeded, ${counts.done} entries done`);
     return {

@@ -1,4 +1,6 @@
 import type { ProductRuntime } from '../../capabilities/composition/openRuntime.js';
+import type { TaskSpec } from '../../runtime/engine/taskEngine.js';
+import { createQueued } from './queue.js';
 
 /** A small background task: a read, then a durable write in its workspace, checked at the end. */
 export const BENCH_QUEUE_PLAYBOOK = `name: bench-queue
@@ -16,17 +18,17 @@ acceptance:
 `;
 
 /** Creates `n` tasks of the playbook and queues them, in one transaction (parsed once, as `queue add` does). */
-export function queueBacklog(rt: ProductRuntime, home: string, n: number): void {
+export async function queueBacklog(rt: ProductRuntime, home: string, n: number): Promise<void> {
   const parsed = rt.tasks.parsePlaybook(BENCH_QUEUE_PLAYBOOK);
-  rt.store.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const { task } = rt.tasks.create({
-        source: { kind: 'playbook', source: BENCH_QUEUE_PLAYBOOK, baseDir: home, parsed },
-        requester: { kind: 'local' },
-        title: 'bench',
-        inputs: { n: i },
-      });
-      rt.scheduler.queue.add(task.id);
-    }
-  });
+  const specs: TaskSpec[] = [];
+  for (let i = 0; i < n; i++) {
+    const built = await rt.tasks.build({
+      source: { kind: 'playbook', source: BENCH_QUEUE_PLAYBOOK, baseDir: home, parsed },
+      requester: { kind: 'local' },
+      title: 'bench',
+      inputs: { n: i },
+    });
+    specs.push(built.spec);
+  }
+  await createQueued(rt, specs);
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { TaskQueueRepo } from '../../runtime/store/taskQueueRepo.js';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 import { queueBacklog } from './benchQueueBacklog.js';
 import { percentile } from './benchStats.js';
@@ -30,19 +31,17 @@ async function drainWith(n: number, workers: number, concurrency: number): Promi
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++) children.push(await startWorker(home, concurrency));
-    queueBacklog(rt, home, n);
+    await queueBacklog(rt, home, n);
     const started = process.hrtime.bigint();
-    const done = rt.store.db.prepare("SELECT COUNT(*) AS n FROM task_queue WHERE state = 'done'").pluck();
-    while ((done.get() as number) < n) {
+    const entries = new TaskQueueRepo(rt.store.sql);
+    while ((await entries.counts()).done < n) {
       if (children.some((c) => c.exitCode !== null)) throw new Error('bench queue: a worker exited before the backlog was done');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const succeeded = rt.store.tasks.list({ state: 'succeeded', limit: n + 1 }).length;
+    const succeeded = (await rt.store.tasks.list({ state: 'succeeded', limit: n + 1 })).length;
     if (succeeded !== n) throw new Error(`bench queue: ${succeeded}/${n} tasks succeeded`);
-    const waits = (
-      rt.store.db.prepare('SELECT started_at, enqueued_at FROM task_queue').all() as { started_at: string; enqueued_at: string }[]
-    )
+    const waits = (await rt.store.sql.all<{ started_at: string; enqueued_at: string }>('SELECT started_at, enqueued_at FROM task_queue'))
       .map((r) => Date.parse(r.started_at) - Date.parse(r.enqueued_at))
       .sort((a, b) => a - b);
     return {

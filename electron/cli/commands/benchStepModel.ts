@@ -97,7 +97,7 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
   // The product's assembly and goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
   const { rt, dispose } = openBenchRuntime('model', { model: { provider: () => model } });
   try {
-    const { task } = rt.tasks.create({
+    const { task } = await rt.tasks.create({
       source: {
         kind: 'goal',
         goal: `Echo ${steps} values, then answer.`,
@@ -111,7 +111,7 @@ export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
     const started = process.hrtime.bigint();
     const done = await rt.engine.run(task.id);
     const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
-    const completed = rt.store.steps.forTask(task.id).filter((s) => s.status === 'completed').length;
+    const completed = (await rt.store.steps.forTask(task.id)).filter((s) => s.status === 'completed').length;
     if (done.state !== 'succeeded' || completed !== steps || model.stamps.length !== steps + 1) {
       throw new Error(
         `bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`,

@@ -55,7 +55,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   let latency: Awaited<ReturnType<typeof benchUiLatency>>;
   try {
     for (let i = 0; i < SEEDED_TASKS; i++)
-      rt.tasks.create({
+      await rt.tasks.create({
         source: { kind: 'playbook', source: PLAYBOOK, baseDir: home },
         requester: { kind: 'local' },
         title: `bench task ${i}`,

@@ -85,16 +85,16 @@ async function approvalToDialog(page: Page, rt: Pick<RuntimeCore, 'bus' | 'tasks
   let requested: bigint | undefined;
   const off = rt.bus.on({ events: ['approval.requested'] }, () => (requested ??= process.hrtime.bigint()));
   try {
-    const { task } = rt.tasks.create({
+    const { task } = await rt.tasks.create({
       source: { kind: 'playbook', source: DELETE_PLAYBOOK, baseDir: os.tmpdir() },
       requester: { kind: 'local' },
       title: 'bench approval',
     });
-    rt.engine.start(task.id);
+    await rt.engine.start(task.id);
     await page.locator('[role="dialog"]').waitFor(WAIT);
     if (requested === undefined) throw new Error('the dialog showed before the runtime asked');
     const ms = elapsedMs(requested);
-    rt.engine.cancel(task.id, 'bench: measured'); // its approval is withdrawn and the dialog closes
+    await rt.engine.cancel(task.id, 'bench: measured'); // its approval is withdrawn and the dialog closes
     await page.locator('[role="dialog"]').waitFor({ state: 'detached', ...WAIT });
     return ms;
   } finally {

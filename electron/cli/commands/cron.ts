@@ -68,8 +68,8 @@ function jobOptions(cmd: Command): Command {
 export function registerCron(program: Command): void {
   const cron = program.command('cron').description('scheduled jobs that create tasks (run by `agent-desk serve`)');
   jobOptions(cron.command('add')).action((opts: JobOptions) =>
-    withRuntime(opts.json, (rt) => {
-      const job = rt.scheduler.add(specFrom(opts));
+    withRuntime(opts.json, async (rt) => {
+      const job = await rt.scheduler.add(specFrom(opts));
       if (opts.json) return printJson(job);
       console.log(`${job.id}  next run ${job.nextRunAt ?? '-'}`);
     }),
@@ -78,8 +78,8 @@ export function registerCron(program: Command): void {
     .command('list')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const jobs = rt.scheduler.list();
+      withRuntime(opts.json, async (rt) => {
+        const jobs = await rt.scheduler.list();
         if (opts.json) return printJson({ jobs });
         for (const j of jobs)
           console.log(
@@ -91,8 +91,8 @@ export function registerCron(program: Command): void {
     .option('--enable', 'enable the job')
     .option('--disable', 'disable (pause) the job')
     .action((jobId: string, opts: JobOptions & { disable?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const job = rt.scheduler.update(jobId, specFrom({ ...opts, ...(opts.disable && { enable: false }) }));
+      withRuntime(opts.json, async (rt) => {
+        const job = await rt.scheduler.update(jobId, specFrom({ ...opts, ...(opts.disable && { enable: false }) }));
         if (opts.json) return printJson(job);
         console.log(`${job.id}  ${job.status}  next run ${job.nextRunAt ?? '-'}`);
       }),
@@ -101,8 +101,8 @@ export function registerCron(program: Command): void {
     .command('remove <jobId>')
     .option('--json', 'print JSON')
     .action((jobId: string, opts: { json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const removed = rt.scheduler.remove(jobId);
+      withRuntime(opts.json, async (rt) => {
+        const removed = await rt.scheduler.remove(jobId);
         if (opts.json) return printJson({ removed });
         console.log(removed ? `removed ${jobId}` : `no job ${jobId}`);
       }),
@@ -115,11 +115,11 @@ export function registerCron(program: Command): void {
     .action((jobId: string, opts: { wait?: boolean; json?: boolean }) =>
       withRuntime(opts.json, async (rt) => {
         const scheduler = rt.scheduler;
-        let run = scheduler.runNow(jobId);
+        let run = await scheduler.runNow(jobId);
         if (opts.wait && run.taskId) {
           scheduler.queue.start();
           await scheduler.queue.drain();
-          run = scheduler.runs(jobId, 1)[0] ?? run;
+          run = (await scheduler.runs(jobId, 1))[0] ?? run;
         }
         if (opts.json) return printJson(run);
         console.log(
@@ -132,8 +132,8 @@ export function registerCron(program: Command): void {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON')
     .action((jobId: string, opts: { limit: string; json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const runs = rt.scheduler.runs(jobId, Number(opts.limit));
+      withRuntime(opts.json, async (rt) => {
+        const runs = await rt.scheduler.runs(jobId, Number(opts.limit));
         if (opts.json) return printJson({ runs });
         for (const r of runs)
           console.log(

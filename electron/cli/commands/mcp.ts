@@ -42,7 +42,7 @@ export function registerMcp(program: Command): void {
         await endpoint.close();
         // As `serve` does: runs in flight (one waiting for an approval, say) stay recorded and
         // resumable; waiting for them here would keep a stopped server alive indefinitely.
-        rt.store.close();
+        await rt.store.close();
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);

@@ -20,22 +20,22 @@ export function registerMemory(program: Command): void {
   const memory = program.command('memory').description('cross-session memory notes, per agent or workspace');
   scoped(memory.command('search [query]')).action(
     (query: string | undefined, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-      withControlRuntime(opts.json, (rt) => {
-        const notes = rt.memory.search(scopeOf(opts), query ?? '', 50);
+      withControlRuntime(opts.json, async (rt) => {
+        const notes = await rt.memory.search(scopeOf(opts), query ?? '', 50);
         if (opts.json) return printJson({ notes });
         for (const n of notes) console.log(`${n.id}  ${n.text}`);
       }),
   );
   scoped(memory.command('add <text>')).action((text: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-    withControlRuntime(opts.json, (rt) => {
-      const note = rt.memory.add(scopeOf(opts), text);
+    withControlRuntime(opts.json, async (rt) => {
+      const note = await rt.memory.add(scopeOf(opts), text);
       if (opts.json) return printJson(note);
       console.log(note.id);
     }),
   );
   scoped(memory.command('forget <noteId>')).action((noteId: string, opts: { agent?: string; workspace?: string; json?: boolean }) =>
-    withControlRuntime(opts.json, (rt) => {
-      const forgotten = rt.memory.forget(scopeOf(opts), noteId);
+    withControlRuntime(opts.json, async (rt) => {
+      const forgotten = await rt.memory.forget(scopeOf(opts), noteId);
       if (opts.json) return printJson({ forgotten });
       console.log(forgotten ? `forgot ${noteId}` : `no note ${noteId} in that scope`);
     }),

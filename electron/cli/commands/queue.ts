@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { ProductRuntime } from '../../capabilities/composition/openRuntime.js';
+import type { TaskSpec } from '../../runtime/engine/taskEngine.js';
+import { TaskQueueRepo } from '../../runtime/store/taskQueueRepo.js';
 import { withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson } from '../output.js';
 
@@ -9,6 +12,23 @@ interface AddOptions {
   count: string;
   agent?: string;
   json?: boolean;
+}
+
+/**
+ * Creates the tasks and their queue entries in one transaction (all of them land, or none), the
+ * specs built before it (building reads the store). Returns the task ids.
+ */
+export function createQueued(rt: ProductRuntime, specs: readonly TaskSpec[], opts: { agentId?: string } = {}): Promise<string[]> {
+  return rt.store.transaction(async (tx) => {
+    const entries = new TaskQueueRepo(tx.sql);
+    const ids: string[] = [];
+    for (const spec of specs) {
+      const task = await rt.tasks.createBuilt(spec, tx); // an unknown agent or profile is refused here
+      await rt.scheduler.queue.add(task.id, opts, entries);
+      ids.push(task.id);
+    }
+    return ids;
+  });
 }
 
 /** `agent-desk queue add|work|status`: the background queue. */
@@ -22,25 +42,23 @@ export function registerQueue(program: Command): void {
     .option('--agent <name>', 'run as this agent (its concurrency limit applies)')
     .option('--json', 'print JSON')
     .action((file: string, opts: AddOptions) =>
-      withRuntime(opts.json, (rt) => {
+      withRuntime(opts.json, async (rt) => {
         const absolute = path.resolve(file);
         const source = readFileSync(absolute, 'utf8');
         const given = parsePairs(opts.input);
-        const scheduler = rt.scheduler;
         const parsed = rt.tasks.parsePlaybook(source, file); // once for all the tasks
-        const ids = rt.store.transaction(() =>
-          Array.from({ length: Number(opts.count) }, (_, n) => {
-            const { task } = rt.tasks.create({
-              source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file, parsed },
-              requester: { kind: 'local' },
-              unattended: 'a queued task',
-              inputs: Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),
-              ...(opts.agent && { agent: opts.agent }), // an unknown agent or profile is refused here
-            });
-            scheduler.queue.add(task.id, { ...(opts.agent && { agentId: opts.agent }) });
-            return task.id;
-          }),
-        );
+        const specs: TaskSpec[] = [];
+        for (let n = 0; n < Number(opts.count); n++) {
+          const built = await rt.tasks.build({
+            source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file, parsed },
+            requester: { kind: 'local' },
+            unattended: 'a queued task',
+            inputs: Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.replaceAll('{n}', String(n))])),
+            ...(opts.agent && { agent: opts.agent }),
+          });
+          specs.push(built.spec);
+        }
+        const ids = await createQueued(rt, specs, { ...(opts.agent && { agentId: opts.agent }) });
         if (opts.json) return printJson({ queued: ids.length, taskIds: ids });
         console.log(`queued ${ids.length} task(s)`);
       }),
@@ -57,7 +75,7 @@ export function registerQueue(program: Command): void {
           const scheduler = rt.scheduler;
           scheduler.queue.start();
           await scheduler.queue.drain();
-          const counts = scheduler.queue.counts();
+          const counts = await scheduler.queue.counts();
           if (opts.json) return printJson(counts);
           console.log(`queue: ${counts.done} done, ${counts.pending} pending, ${counts.running} running elsewhere`);
         },
@@ -69,8 +87,8 @@ export function registerQueue(program: Command): void {
     .command('status')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withRuntime(opts.json, (rt) => {
-        const counts = rt.scheduler.queue.counts();
+      withRuntime(opts.json, async (rt) => {
+        const counts = await rt.scheduler.queue.counts();
         if (opts.json) return printJson(counts);
         console.log(`queue: ${counts.pending} pending, ${counts.running} running, ${counts.done} done`);
       }),

@@ -58,35 +58,38 @@ async function runCommand(rt: RuntimeCore, file: string | undefined, opts: RunOp
   let taskId: string;
   let secrets: Record<string, string>;
   if (opts.resume) {
-    const task = rt.engine.get(opts.resume);
+    const task = await rt.engine.get(opts.resume);
     secrets = secretsFor(task, given);
     taskId = task.id;
-    applyReviewFlags(rt, task, opts);
+    await applyReviewFlags(rt, task, opts);
   } else if (opts.goal !== undefined) {
-    taskId = createGoalTask(rt, opts);
+    taskId = await createGoalTask(rt, opts);
     secrets = {};
   } else {
     if (!file) throw new AgentDeskError('invalid_params', 'give a playbook file, or --resume <taskId>');
-    ({ taskId, secrets } = createFromFile(rt, file, given, opts.workspace));
+    ({ taskId, secrets } = await createFromFile(rt, file, given, opts.workspace));
   }
-  const progress = process.stderr.isTTY && !opts.json ? showProgress(rt, taskId) : undefined;
+  const progress = process.stderr.isTTY && !opts.json ? await showProgress(rt, taskId) : undefined;
   const stopProgress = () => progress?.stop();
-  const stopPrompts = interactive
-    ? askApprovalsInteractively(
-        rt,
-        taskId,
-        () => stopAtPrompt(rt, taskId),
-        () => progress?.spinner.clear(),
-      )
-    : () => undefined;
   try {
-    rt.store.tasks.requestControl(taskId, null);
-    const runOnce = () => rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
-    const task = await settleProposal(rt, await runOnce(), opts, runOnce);
-    if (opts.record !== undefined) saveRecording(rt, task, opts.record);
-    return report(rt, task, Boolean(opts.json));
+    const stopPrompts = interactive
+      ? await askApprovalsInteractively(
+          rt,
+          taskId,
+          () => void stopAtPrompt(rt, taskId),
+          () => progress?.spinner.clear(),
+        )
+      : () => undefined;
+    try {
+      await rt.store.tasks.requestControl(taskId, null);
+      const runOnce = () => rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
+      const task = await settleProposal(rt, await runOnce(), opts, runOnce);
+      if (opts.record !== undefined) await saveRecording(rt, task, opts.record);
+      return await report(rt, task, Boolean(opts.json));
+    } finally {
+      stopPrompts();
+    }
   } finally {
-    stopPrompts();
     stopProgress();
   }
 }
@@ -96,14 +99,18 @@ async function runCommand(rt: RuntimeCore, file: string | undefined, opts: RunOp
  * waiting for its approval with no owner, the database is closed, and the process exits 130
  * (interrupted) at once — the run's wait would otherwise keep it alive.
  */
-function stopAtPrompt(rt: RuntimeCore, taskId: string): never {
-  rt.store.tasks.release(taskId, process.pid);
-  process.stderr.write(`\nStopped. The task waits for its approval; continue with: ${cliName()} run --resume ${taskId}\n`);
-  rt.store.close();
+async function stopAtPrompt(rt: RuntimeCore, taskId: string): Promise<never> {
+  try {
+    await rt.store.tasks.release(taskId, process.pid);
+    process.stderr.write(`\nStopped. The task waits for its approval; continue with: ${cliName()} run --resume ${taskId}\n`);
+    await rt.store.close();
+  } catch (error) {
+    process.stderr.write(`\nagent-desk: ${(error as Error).message}\n`); // exits all the same: the user asked to stop
+  }
   process.exit(130);
 }
 
-function createFromFile(rt: RuntimeCore, file: string, given: Record<string, string>, workspace?: string) {
+async function createFromFile(rt: RuntimeCore, file: string, given: Record<string, string>, workspace?: string) {
   const absolute = path.resolve(file);
   let source: string;
   try {
@@ -111,7 +118,7 @@ function createFromFile(rt: RuntimeCore, file: string, given: Record<string, str
   } catch (error) {
     throw new AgentDeskError('not_found', `cannot read playbook ${file}: ${(error as Error).message}`);
   }
-  const { task, secrets } = rt.tasks.create({
+  const { task, secrets } = await rt.tasks.create({
     source: { kind: 'playbook', source, baseDir: path.dirname(absolute), file },
     requester: { kind: 'local' },
     inputs: given,
@@ -138,9 +145,9 @@ function secretsFor(task: Task, given: Record<string, string>): Record<string, s
   return secrets;
 }
 
-function report(rt: RuntimeCore, task: Task, json: boolean): number {
-  const steps = rt.engine.steps(task.id);
-  const pending = rt.approvals.list({ taskId: task.id, status: 'pending' });
+async function report(rt: RuntimeCore, task: Task, json: boolean): Promise<number> {
+  const steps = await rt.engine.steps(task.id);
+  const pending = await rt.approvals.list({ taskId: task.id, status: 'pending' });
   if (json) {
     printJson({
       task: {
@@ -164,7 +171,7 @@ function report(rt: RuntimeCore, task: Task, json: boolean): number {
         durationMs: s.durationMs,
       })),
       approvals: pending.map((a) => ({ id: a.id, tool: a.tool, summary: a.preview.summary, preview: a.preview.body })),
-      proposedChecks: pendingProposal(rt, task),
+      proposedChecks: await pendingProposal(rt, task),
     });
   } else {
     console.log(`${task.id}  ${task.state}: ${task.stateReason ?? ''}`);

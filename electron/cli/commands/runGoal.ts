@@ -37,7 +37,7 @@ export function readChecksFile(file: string): AcceptanceCheck[] {
 }
 
 /** Creates a goal task from `--goal`, `--model` and `--checks`. */
-export function createGoalTask(rt: RuntimeCore, flags: GoalFlags): string {
+export async function createGoalTask(rt: RuntimeCore, flags: GoalFlags): Promise<string> {
   const goal = flags.goal?.trim();
   if (!goal) throw new AgentDeskError('invalid_params', '--goal needs the text of the goal');
   if (flags.model !== undefined && !ModelRefSchema.safeParse(flags.model).success) {
@@ -47,7 +47,7 @@ export function createGoalTask(rt: RuntimeCore, flags: GoalFlags): string {
   const sandbox = flags.sandbox === undefined ? undefined : SandboxModeSchema.safeParse(flags.sandbox);
   if (sandbox && !sandbox.success)
     throw new AgentDeskError('invalid_params', `--sandbox expects desktop, auto or none, got "${flags.sandbox}"`);
-  const { task } = rt.tasks.create({
+  const { task } = await rt.tasks.create({
     source: { kind: 'goal', goal, ...(flags.model !== undefined && { model: flags.model }), ...(checks && { checks }) },
     requester: { kind: 'local' },
     ...(flags.workspace !== undefined && { workspace: flags.workspace }),
@@ -57,12 +57,12 @@ export function createGoalTask(rt: RuntimeCore, flags: GoalFlags): string {
 }
 
 /** `--resume <id>` with `--checks` or `--accept-checks`: settles a pending review before the run. */
-export function applyReviewFlags(rt: RuntimeCore, task: Task, flags: GoalFlags): void {
+export async function applyReviewFlags(rt: RuntimeCore, task: Task, flags: GoalFlags): Promise<void> {
   if (task.plan.kind !== 'goal' || (flags.checks === undefined && !flags.acceptChecks)) return;
-  if (flags.checks !== undefined) return void reviewChecks(rt, task.id, readChecksFile(flags.checks));
-  const proposal = pendingProposal(rt, task);
+  if (flags.checks !== undefined) return void (await reviewChecks(rt, task.id, readChecksFile(flags.checks)));
+  const proposal = await pendingProposal(rt, task);
   if (!proposal) throw new AgentDeskError('conflict', `task ${task.id} has no proposed acceptance checks waiting for review`);
-  reviewChecks(rt, task.id, proposal);
+  await reviewChecks(rt, task.id, proposal);
 }
 
 /**
@@ -71,10 +71,10 @@ export function applyReviewFlags(rt: RuntimeCore, task: Task, flags: GoalFlags):
  */
 export async function settleProposal(rt: RuntimeCore, task: Task, flags: GoalFlags, runAgain: () => Promise<Task>): Promise<Task> {
   if (!waitsForReview(task)) return task;
-  const proposal = pendingProposal(rt, task);
+  const proposal = await pendingProposal(rt, task);
   if (!proposal) return task;
   if (flags.acceptChecks) {
-    reviewChecks(rt, task.id, proposal);
+    await reviewChecks(rt, task.id, proposal);
     return runAgain();
   }
   if (!flags.json) {

@@ -52,7 +52,7 @@ export function registerServe(program: Command): void {
         const infoFile = gatewayFilePath(rt.home);
         writeGatewayFile(rt.home, { url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid });
         // Without a worker, recovery, cron and the queue are the workers' (`agent-desk worker`).
-        const recovered = opts.worker ? rt.engine.recover() : [];
+        const recovered = opts.worker ? await rt.engine.recover() : [];
         if (opts.worker) rt.scheduler.start(); // cron jobs fire and queued tasks run while the gateway is up
         console.log(`Agent Desk gateway listening on ${gateway.httpUrl}`);
         console.log(`RPC: ${gateway.url} (bearer token in ${infoFile})`);
@@ -68,7 +68,7 @@ export function registerServe(program: Command): void {
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
-        rt.store.close();
+        await rt.store.close();
       }
     });
 }

@@ -24,9 +24,9 @@ export function registerTasks(program: Command): void {
     .option('--limit <n>', 'how many', '50')
     .option('--json', 'print JSON')
     .action((opts: { state?: string; limit: string; json?: boolean }) => {
-      return withControlRuntime(opts.json, (rt) => {
+      return withControlRuntime(opts.json, async (rt) => {
         const state = opts.state === undefined ? undefined : TaskStateSchema.parse(opts.state);
-        const list = rt.store.tasks.list({ limit: Number(opts.limit), ...(state && { state: state as TaskState }) });
+        const list = await rt.store.tasks.list({ limit: Number(opts.limit), ...(state && { state: state as TaskState }) });
         if (opts.json) return printJson({ tasks: list });
         for (const t of list) console.log(row([t.id, t.state, String(t.usage.steps), t.title], [30, 16, 5, 0]));
       });
@@ -36,11 +36,11 @@ export function registerTasks(program: Command): void {
     .option('--json', 'print JSON')
     .option('--trace', 'include the trace')
     .action((taskId: string, opts: { json?: boolean; trace?: boolean }) => {
-      return withControlRuntime(opts.json, (rt) => {
-        const task = rt.engine.get(taskId);
-        const steps = rt.engine.steps(taskId);
-        const events = rt.engine.events(taskId);
-        const trace = opts.trace ? rt.trace.page(taskId, 0, 1000).events : undefined;
+      return withControlRuntime(opts.json, async (rt) => {
+        const task = await rt.engine.get(taskId);
+        const steps = await rt.engine.steps(taskId);
+        const events = await rt.engine.events(taskId);
+        const trace = opts.trace ? (await rt.trace.page(taskId, 0, 1000)).events : undefined;
         if (opts.json) return printJson({ task, steps, events, ...(trace && { trace }) });
         console.log(`${task.id}  ${task.state}  ${task.title}\n${task.stateReason ?? ''}`);
         for (const s of steps) console.log(row([stepLabel(s), s.status, s.tool, routeText(s.route), s.error ?? ''], [7, 16, 22, 40, 0]));
@@ -68,8 +68,8 @@ export function registerTasks(program: Command): void {
       .command(`${verb} <taskId>`)
       .option('--json', 'print JSON')
       .action((taskId: string, opts: { json?: boolean }) => {
-        return withControlRuntime(opts.json, (rt) => {
-          const task = verb === 'pause' ? rt.engine.pause(taskId) : rt.engine.cancel(taskId);
+        return withControlRuntime(opts.json, async (rt) => {
+          const task = verb === 'pause' ? await rt.engine.pause(taskId) : await rt.engine.cancel(taskId);
           if (opts.json) printJson(task);
           else console.log(`${task.id} ${verb} requested (${task.state})`);
           process.exitCode = EXIT.ok;

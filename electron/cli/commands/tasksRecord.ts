@@ -32,8 +32,8 @@ export function registerTasksRecord(tasks: Command): void {
     .option('--model <ref>', 'the model that heals a failing step on replay (default: the one the task ran with)')
     .option('--json', 'print JSON')
     .action((taskId: string, flags: RecordFlags) =>
-      withControlRuntime(flags.json, (rt) => {
-        const recorded = recordTask(rt, taskId, flags.model === undefined ? {} : { model: flags.model });
+      withControlRuntime(flags.json, async (rt) => {
+        const recorded = await recordTask(rt, taskId, flags.model === undefined ? {} : { model: flags.model });
         if (flags.out !== undefined) writeFileSync(path.resolve(flags.out), recorded.yaml);
         if (flags.skill === undefined) {
           if (flags.json) return printJson(recorded);
@@ -41,7 +41,7 @@ export function registerTasksRecord(tasks: Command): void {
           else console.log(`recorded ${recorded.playbook.steps.length} steps to ${path.resolve(flags.out)}`);
           return;
         }
-        const skill = skillFromRecording(flags.skill, rt.engine.get(taskId), recorded, skillsFolder(flags.workspace));
+        const skill = skillFromRecording(flags.skill, await rt.engine.get(taskId), recorded, skillsFolder(flags.workspace));
         writeRecordedSkill(skill, flags.force);
         if (flags.json) return printJson({ ...recorded, skill: { name: skill.name, dir: skill.dir, files: Object.keys(skill.files) } });
         console.log(`recorded ${recorded.playbook.steps.length} steps as skill "${skill.name}" in ${skill.dir}`);

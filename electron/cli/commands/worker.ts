@@ -30,7 +30,7 @@ export function registerWorker(program: Command): void {
       });
       try {
         await connectConfiguredMcpServers(rt.mcp?.manager);
-        const recovered = rt.engine.recover();
+        const recovered = await rt.engine.recover();
         rt.scheduler.start();
         console.log(`Agent Desk worker ${process.pid} on ${rt.home}: running queued tasks and cron jobs (Ctrl-C stops it)`);
         if (recovered.length) console.log(`Resumed ${recovered.length} interrupted task(s): ${recovered.join(', ')}`);
@@ -40,7 +40,7 @@ export function registerWorker(program: Command): void {
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
-        rt.store.close();
+        await rt.store.close();
       }
     });
 }

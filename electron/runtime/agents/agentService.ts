@@ -11,38 +11,44 @@ export class AgentService {
   private readonly clock: Clock;
 
   constructor(private readonly rt: Pick<RuntimeCore, 'store' | 'clock' | 'gate'>) {
-    this.repo = new AgentRepo(rt.store.db);
+    this.repo = new AgentRepo(rt.store.sql);
     this.clock = rt.clock;
   }
 
-  list(): Agent[] {
+  list(): Promise<Agent[]> {
     return this.repo.list();
   }
 
-  get(name: string): Agent {
-    const agent = this.repo.get(name);
-    if (!agent) throw new AgentDeskError('not_found', `no agent "${name}"; agents.list shows the defined ones`);
-    return agent;
+  get(name: string): Promise<Agent> {
+    return found(this.repo, name);
   }
 
-  create(input: unknown): Agent {
+  /** Checked and written in one transaction: two creates of one name never both succeed. */
+  async create(input: unknown): Promise<Agent> {
     const spec = this.checked(parse(input));
-    if (this.repo.get(spec.name)) throw new AgentDeskError('conflict', `agent "${spec.name}" already exists; use agents.update`);
-    const now = isoAt(this.clock.now());
-    const agent: Agent = { ...spec, createdAt: now, updatedAt: now };
-    this.repo.save(agent);
-    return agent;
+    return await this.rt.store.transaction(async (tx) => {
+      const repo = new AgentRepo(tx.sql);
+      if (await repo.get(spec.name)) throw new AgentDeskError('conflict', `agent "${spec.name}" already exists; use agents.update`);
+      const now = isoAt(this.clock.now());
+      const agent: Agent = { ...spec, createdAt: now, updatedAt: now };
+      await repo.save(agent);
+      return agent;
+    });
   }
 
-  update(name: string, patch: Partial<Omit<AgentSpec, 'name'>>): Agent {
-    const { createdAt, updatedAt: _old, ...current } = this.get(name);
-    void _old;
-    const agent: Agent = { ...this.checked(parse({ ...current, ...patch, name })), createdAt, updatedAt: isoAt(this.clock.now()) };
-    this.repo.save(agent);
-    return agent;
+  /** Read, patched and written in one transaction: concurrent updates each apply to the other's result. */
+  update(name: string, patch: Partial<Omit<AgentSpec, 'name'>>): Promise<Agent> {
+    return this.rt.store.transaction(async (tx) => {
+      const repo = new AgentRepo(tx.sql);
+      const { createdAt, updatedAt: _old, ...current } = await found(repo, name);
+      void _old;
+      const agent: Agent = { ...this.checked(parse({ ...current, ...patch, name })), createdAt, updatedAt: isoAt(this.clock.now()) };
+      await repo.save(agent);
+      return agent;
+    });
   }
 
-  remove(name: string): boolean {
+  remove(name: string): Promise<boolean> {
     return this.repo.remove(name);
   }
 
@@ -56,6 +62,12 @@ export class AgentService {
     }
     return spec;
   }
+}
+
+async function found(repo: AgentRepo, name: string): Promise<Agent> {
+  const agent = await repo.get(name);
+  if (!agent) throw new AgentDeskError('not_found', `no agent "${name}"; agents.list shows the defined ones`);
+  return agent;
 }
 
 function parse(input: unknown): AgentSpec {

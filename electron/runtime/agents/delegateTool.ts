@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AcceptanceCheckSchema, type Agent, type Task } from '../../contract/index.js';
 import type { RuntimeCore } from '../core/runtimeCore.js';
+import { AgentRepo } from '../store/agentRepo.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import type { TaskSpec } from '../engine/taskEngine.js';
 import { PROPOSABLE_CHECK_TYPES } from '../planning/llm/intent.js';
@@ -55,7 +56,7 @@ interface ChildOutcome {
 /** A model asks for the child: it holds no admin scope, so its playbook may start no services and carry no command check. */
 const MODEL_REQUESTER: TaskRequester = { kind: 'client', scopes: ['operator.read', 'operator.write'], method: 'agents.delegate' };
 
-function childSpec(rt: RuntimeCore, agent: Agent, child: ChildArgs): TaskSpec {
+async function childSpec(rt: RuntimeCore, agent: Agent, child: ChildArgs): Promise<TaskSpec> {
   // The child runs as its agent: the agent's tool allowlist, policy profile and budget govern its calls.
   const shared = {
     requester: MODEL_REQUESTER,
@@ -63,13 +64,14 @@ function childSpec(rt: RuntimeCore, agent: Agent, child: ChildArgs): TaskSpec {
     ...(agent.workspace !== undefined && { workspace: agent.workspace }),
   };
   if (child.goal !== undefined) {
-    return rt.tasks.build({
+    const built = await rt.tasks.build({
       ...shared,
       source: { kind: 'goal', goal: child.goal, ...(child.checks && { checks: child.checks }) },
       title: child.title ?? `${agent.name}: ${child.goal.slice(0, 80)}`,
-    }).spec;
+    });
+    return built.spec;
   }
-  const built = rt.tasks.build({
+  const built = await rt.tasks.build({
     ...shared,
     source: { kind: 'playbook', source: child.playbook!, baseDir: path.resolve(rt.home) },
     ...(child.inputs && { inputs: child.inputs }),
@@ -88,28 +90,36 @@ function childSpec(rt: RuntimeCore, agent: Agent, child: ChildArgs): TaskSpec {
 export function delegateTool(rt: RuntimeCore, agents: AgentService): Tool<DelegateArgs> {
   const clock = rt.clock;
 
-  const startOrFind = (ctx: ToolContext, child: ChildArgs, index: number, chain: string[]): { taskId: string; agent: string } => {
+  const startOrFind = async (
+    ctx: ToolContext,
+    child: ChildArgs,
+    index: number,
+    chain: string[],
+  ): Promise<{ taskId: string; agent: string }> => {
     const callKey = `${ctx.idempotencyKey}#${index}`;
-    const earlier = agents.repo.delegation(ctx.taskId, callKey);
+    const earlier = await agents.repo.delegation(ctx.taskId, callKey);
     if (earlier) return { taskId: earlier.childTaskId, agent: earlier.agent };
     checkDelegation(chain, child.agent);
-    const agent = agents.repo.get(child.agent);
+    const agent = await agents.repo.get(child.agent);
     if (!agent) throw new ToolError(`no agent "${child.agent}" to delegate to; define it with agents.create`, false, 'not_found');
-    return rt.store.transaction(() => {
-      const task = rt.tasks.createBuilt(childSpec(rt, agent, child));
-      rt.store.tasks.setParent(task.id, ctx.taskId);
-      agents.repo.recordDelegation(
+    const spec = await childSpec(rt, agent, child);
+    // The child, its parent link, the delegation record and both trace events land together or not at all.
+    return rt.store.transaction(async (tx) => {
+      const task = await rt.engine.create(spec, tx);
+      await tx.tasks.setParent(task.id, ctx.taskId);
+      await new AgentRepo(tx.sql).recordDelegation(
         { parentTaskId: ctx.taskId, callKey, childTaskId: task.id, agent: agent.name },
         new Date(clock.now()).toISOString(),
       );
-      rt.trace.append(ctx.taskId, 'delegation.started', { childTaskId: task.id, agent: agent.name, title: task.title }, ctx.stepId);
-      rt.trace.append(task.id, 'delegation.started', { parentTaskId: ctx.taskId, agent: agent.name });
+      const started = { childTaskId: task.id, agent: agent.name, title: task.title };
+      await rt.trace.append(ctx.taskId, 'delegation.started', started, ctx.stepId, tx.trace);
+      await rt.trace.append(task.id, 'delegation.started', { parentTaskId: ctx.taskId, agent: agent.name }, undefined, tx.trace);
       return { taskId: task.id, agent: agent.name };
     });
   };
 
   const runChild = async (taskId: string, timeoutMs: number, signal: AbortSignal): Promise<Task> => {
-    const current = rt.engine.get(taskId);
+    const current = await rt.engine.get(taskId);
     if (isTerminal(current.state)) return current;
     const limit = childTimeLimit(current, timeoutMs);
     const timer = new AbortController();
@@ -122,14 +132,14 @@ export function delegateTool(rt: RuntimeCore, agents: AgentService): Tool<Delega
     const run = rt.engine.isRunningHere(taskId) ? waitUntilIdle(rt, taskId) : rt.engine.run(taskId, { detachOnApproval: false });
     const first = await Promise.race([run.then(() => 'done' as const), timeout]);
     if (first !== 'done') {
-      const task = rt.engine.get(taskId);
+      const task = await rt.engine.get(taskId);
       const reason = first === 'timeout' ? limit.reason : 'the parent task was stopped';
-      if (!isTerminal(task.state)) rt.engine.cancel(taskId, `sub-agent ${reason}`);
+      if (!isTerminal(task.state)) await rt.engine.cancel(taskId, `sub-agent ${reason}`);
       await run.catch(() => undefined);
     }
     timer.abort();
     signal.removeEventListener('abort', stop);
-    return rt.engine.get(taskId);
+    return await rt.engine.get(taskId);
   };
 
   return {
@@ -154,8 +164,10 @@ export function delegateTool(rt: RuntimeCore, agents: AgentService): Tool<Delega
     }),
     availability: () => ({ available: true }),
     execute: async (args, ctx) => {
-      const chain = agentChain(rt.store, ctx.taskId);
-      const started = args.children.map((child, i) => startOrFind(ctx, child, i, chain));
+      const chain = await agentChain(rt.store, ctx.taskId);
+      // One after another, as before: a child that cannot start stops the ones after it.
+      const started: { taskId: string; agent: string }[] = [];
+      for (const [i, child] of args.children.entries()) started.push(await startOrFind(ctx, child, i, chain));
       const ended = await Promise.all(started.map((c) => runChild(c.taskId, args.timeoutMs, ctx.signal)));
       const outcomes: ChildOutcome[] = ended.map((task, i) => ({
         taskId: task.id,
@@ -164,7 +176,7 @@ export function delegateTool(rt: RuntimeCore, agents: AgentService): Tool<Delega
         ...(task.stateReason !== undefined && { reason: task.stateReason }),
         checks: task.checks.map((c) => ({ name: c.name, passed: c.passed })),
       }));
-      rt.trace.append(ctx.taskId, 'delegation.finished', { children: outcomes }, ctx.stepId);
+      await rt.trace.append(ctx.taskId, 'delegation.finished', { children: outcomes }, ctx.stepId);
       const failed = outcomes.filter((o) => o.state !== 'succeeded');
       if (failed.length > 0) {
         const list = failed.map((o) => `${o.agent} (${o.taskId}) ${o.state}${o.reason ? `: ${o.reason}` : ''}`).join('; ');
@@ -192,5 +204,5 @@ function childTimeLimit(child: Task, timeoutMs: number): { ms: number; reason: s
 
 async function waitUntilIdle(rt: RuntimeCore, taskId: string): Promise<Task> {
   while (rt.engine.isRunningHere(taskId)) await new Promise((r) => setTimeout(r, 20));
-  return rt.engine.get(taskId);
+  return await rt.engine.get(taskId);
 }

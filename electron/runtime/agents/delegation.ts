@@ -1,16 +1,16 @@
-import type { Store } from '../store/store.js';
+import type { Repos } from '../store/store.js';
 import { ToolError } from '../tools/types.js';
 
 /** How deep sub-agents may nest: a parent, its child, its grandchild. */
 export const MAX_DELEGATION_DEPTH = 3;
 
 /** The agents from the root task down to `taskId` (tasks running as no agent show as `(none)`). */
-export function agentChain(store: Store, taskId: string): string[] {
+export async function agentChain(store: Pick<Repos, 'tasks'>, taskId: string): Promise<string[]> {
   const chain: string[] = [];
   const seen = new Set<string>();
   for (let id: string | undefined = taskId; id !== undefined && !seen.has(id);) {
     seen.add(id);
-    const task = store.tasks.get(id);
+    const task = await store.tasks.get(id);
     chain.unshift(task?.agent ?? '(none)');
     id = task?.parentId;
   }

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { AgentSpec } from '../../contract/index.js';
 import type { AgentPolicy, TaskPolicyLookup, TaskPolicyOptions } from '../policy/taskPolicy.js';
+import type { SqlSession } from '../store/sql/sqlPort.js';
 
 /** Tasks whose agent and profile are remembered; past this the memo starts over. */
 const TASK_MEMO_LIMIT = 10_000;
@@ -11,16 +11,17 @@ const TASK_MEMO_LIMIT = 10_000;
  * indexed point read), so an agent edited with `agents.update` — in this process or another —
  * governs its tasks from their next step on.
  */
-export function agentPolicyLookup(db: Database.Database): TaskPolicyLookup {
-  const taskStmt = db.prepare('SELECT agent, policy_profile FROM tasks WHERE id = ?');
-  const agentStmt = db.prepare('SELECT spec FROM agents WHERE name = ?');
+export function agentPolicyLookup(sql: SqlSession): TaskPolicyLookup {
   const tasks = new Map<string, TaskPolicyOptions>();
   const agents = new Map<string, { spec: string; policy: AgentPolicy }>();
   return {
-    task(taskId): TaskPolicyOptions | undefined {
+    async task(taskId): Promise<TaskPolicyOptions | undefined> {
       const known = tasks.get(taskId);
       if (known) return known;
-      const row = taskStmt.get(taskId) as { agent: string | null; policy_profile: string | null } | undefined;
+      const row = await sql.get<{ agent: string | null; policy_profile: string | null }>(
+        'SELECT agent, policy_profile FROM tasks WHERE id = ?',
+        [taskId],
+      );
       if (!row) return undefined;
       const options = {
         ...(row.agent !== null && { agent: row.agent }),
@@ -30,8 +31,8 @@ export function agentPolicyLookup(db: Database.Database): TaskPolicyLookup {
       tasks.set(taskId, options);
       return options;
     },
-    agent(name): AgentPolicy | undefined {
-      const row = agentStmt.get(name) as { spec: string } | undefined;
+    async agent(name, within): Promise<AgentPolicy | undefined> {
+      const row = await (within ?? sql).get<{ spec: string }>('SELECT spec FROM agents WHERE name = ?', [name]);
       if (!row) return undefined;
       // Parsed once per version of the definition: the same object lets the gate reuse its compiled allowlist.
       const known = agents.get(name);

@@ -49,7 +49,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   const store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, redactor);
   const bus = createEventBus();
   const registry = new ToolRegistry();
-  const skills = new SkillActivations(store.db);
+  const skills = new SkillActivations(store.sql);
   for (const tool of [...builtinTools(), skillsReadTool({ home: options.home, activations: skills })]) registry.register(tool);
   const trace = new TraceLog(store.trace, redactor, clock);
   const emit: EngineDeps['emit'] = (name, payload) => bus.emit(name, payload);
@@ -58,7 +58,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   const gate = new PolicyGate(
     options.config.policy,
     { findGrant: (q) => store.grants.find({ ...q, subject: redactor.text(q.subject) }) },
-    agentPolicyLookup(store.db),
+    agentPolicyLookup(store.sql),
     skills,
   );
   // Model planners are offered only the tools a task's agent may use.
@@ -66,7 +66,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   const plans = new Chain<PlanFactory>(playbookPlanFactory(registry));
   const checks = new Chain<CheckRunner>(runChecks);
   const questions = new UserQuestions();
-  const runs = new LocalRuns();
+  const runs = new LocalRuns(store);
   const telemetry = options.telemetry && new TaskTelemetry(options.telemetry, redactor, clock, (id) => runs.isRunningHere(id));
   telemetry?.follow(bus);
   const hooks = options.hookRunner && openHooks(options, options.hookRunner, { clock, redactor, trace, store, bus, runs });
@@ -115,10 +115,10 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     gate,
     approvals,
     engine,
-    tasks: new TaskService({ engine, configBudget: options.config.budget, agents: new AgentRepo(store.db), registry }),
+    tasks: new TaskService({ engine, configBudget: options.config.budget, agents: new AgentRepo(store.sql), registry }),
     questions,
     skills,
-    tokens: new TokenRepo(store.db),
+    tokens: new TokenRepo(store.sql),
     hooks,
     telemetry,
     secrets: options.secrets,
@@ -139,8 +139,8 @@ function openHooks(
     runner,
     redactor: parts.redactor,
     clock: parts.clock,
-    trace: (taskId, type, data) => void trace.append(taskId, type, data),
-    addContext: (taskId, text, at) => void store.events.append(taskId, 'hook.context', text, at),
+    trace: (taskId, type, data, tx) => trace.append(taskId, type, data, undefined, tx.trace),
+    addContext: (taskId, text, at, tx) => tx.events.append(taskId, 'hook.context', text, at),
     record: (taskId, write) => parts.runs.writeWithRun(taskId, write, false),
   });
   bus.on({ events: ['task.updated', 'approval.requested'] }, (frame) => {
@@ -150,8 +150,10 @@ function openHooks(
       return;
     }
     const approval = frame.data as EventPayloads['approval.requested'];
-    const task = store.tasks.get(approval.taskId);
-    if (task) hooks.onApprovalRequested(task, approval);
+    void store.tasks
+      .get(approval.taskId)
+      .then((task) => task && hooks.onApprovalRequested(task, approval))
+      .catch((error: unknown) => process.emitWarning(`Notification hook: ${(error as Error).message}`));
   });
   return hooks;
 }
@@ -160,9 +162,10 @@ function openHooks(
  * A gateway that runs no tasks puts the ones it would start on the shared queue (a finished
  * entry — a run that detached to wait — goes back to pending); a worker's queue takes them.
  */
-function queueHandOff(store: Store, clock: Clock): (taskId: string) => void {
-  const queue = new TaskQueueRepo(store.db);
-  return (taskId) => {
-    if (!queue.requeue(taskId)) queue.enqueue(taskId, {}, isoAt(clock.now()));
-  };
+function queueHandOff(store: Store, clock: Clock): (taskId: string) => Promise<void> {
+  return (taskId) =>
+    store.transaction(async (tx) => {
+      const queue = new TaskQueueRepo(tx.sql);
+      if (!(await queue.requeue(taskId))) await queue.enqueue(taskId, {}, isoAt(clock.now()));
+    });
 }

@@ -28,38 +28,38 @@ export async function awaitApproval(
 ): Promise<ApprovalVerdict> {
   const id = step.approvalId!;
   for (;;) {
-    const approval = deps.approvals.get(id);
+    const approval = await deps.approvals.get(id);
     if (!approval) throw new AgentDeskError('internal', `approval ${id} of step ${step.id} is missing`);
     if (approval.status === 'approved') {
-      if (run.task().state === 'waiting_approval') run.transition('running', stateReasons.approvedBy(approval.decidedBy));
+      if (run.task().state === 'waiting_approval') await run.transition('running', stateReasons.approvedBy(approval.decidedBy));
       return 'approved';
     }
     if (approval.status === 'denied' && decision.onDeny === 'continue')
       return deniedAndContinue(deps, run, recorder, step, approval.decisionReason);
     if (approval.status === 'denied' || approval.status === 'cancelled') {
       const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
-      recorder.saveStep({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
-      if (approval.status === 'denied') run.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
+      await recorder.saveStep({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
+      if (approval.status === 'denied') await run.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
       return 'stopped';
     }
-    if (run.honourControl() === 'stopped') return 'stopped';
-    if (run.task().state !== 'waiting_approval') run.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
+    if ((await run.honourControl()) === 'stopped') return 'stopped';
+    if (run.task().state !== 'waiting_approval') await run.transition('waiting_approval', stateReasons.approvalNeeded(approval.preview));
     if (run.detachOnApproval) return 'stopped';
     await deps.approvals.changed(id, deps.pollMs, run.signal);
-    if (run.signal.aborted && run.honourControl() === 'stopped') return 'stopped';
+    if (run.signal.aborted && (await run.honourControl()) === 'stopped') return 'stopped';
   }
 }
 
 /** The planner reads the step's error as the tool's answer, in the words a person would use. */
-function deniedAndContinue(
+async function deniedAndContinue(
   deps: EngineDeps,
   run: RunView & RunControl,
   recorder: StepRecorder,
   step: Step,
   reason: string | undefined,
-): 'denied' {
-  recorder.saveStep({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(deps.clock.now()) });
-  if (run.task().state === 'waiting_approval') run.transition('running', stateReasons.stepDeniedByUser(step, reason));
+): Promise<'denied'> {
+  await recorder.saveStep({ ...step, status: 'denied', ...stepError(stepErrors.deniedByUser(reason)), endedAt: isoAt(deps.clock.now()) });
+  if (run.task().state === 'waiting_approval') await run.transition('running', stateReasons.stepDeniedByUser(step, reason));
   return 'denied';
 }
 
@@ -68,7 +68,13 @@ function deniedAndContinue(
  * exactly them (method, URL, masked fields, marked screenshot); the caller runs it again with
  * them allowed once when approved.
  */
-export function holdForEffects(deps: EngineDeps, run: RunControl, recorder: StepRecorder, step: Step, held: EffectHeldError): Step {
+export async function holdForEffects(
+  deps: EngineDeps,
+  run: RunControl,
+  recorder: StepRecorder,
+  step: Step,
+  held: EffectHeldError,
+): Promise<Step> {
   const policy = held.decision();
   const approval = deps.approvals.prepare({
     taskId: step.taskId,
@@ -81,11 +87,11 @@ export function holdForEffects(deps: EngineDeps, run: RunControl, recorder: Step
   });
   const approvalId = approval.approval.id;
   const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };
-  recorder.saveStep(waiting, () => {
+  await recorder.saveStep(waiting, () => {
     recorder.trace('step.policy', { ...policy, approvalId }, step.id);
-    approval.persist(); // in the run's queue, after what happened before it
+    void recorder.commit((tx) => approval.persist(tx)); // in the step's commit, after what happened before it
   });
   approval.announce();
-  run.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
+  await run.transition('waiting_approval', stateReasons.approvalNeeded(held.preview));
   return waiting;
 }

@@ -25,11 +25,11 @@ export async function askUser(
   const question = newQuestion(task.id, step.id, input, isoAt(deps.clock.now()));
   const about = { index: step.index, tool: step.tool, questionId: question.id };
   recorder.trace('user.asked', { ...about, source: input.source, message: input.message, requestedSchema: input.requestedSchema }, step.id);
-  run.transition('waiting_user', stateReasons.toolAsks(input.source, input.message));
+  await run.transition('waiting_user', stateReasons.toolAsks(input.source, input.message));
   const answer = await questions.ask(question, run.signal);
   recorder.trace('user.answered', { ...about, action: answer.action, fields: Object.keys(answer.content ?? {}) }, step.id);
   if (!questions.waiting(task.id) && run.task().state === 'waiting_user') {
-    run.transition('running', stateReasons.userAnswered(input.source, answer.action));
+    await run.transition('running', stateReasons.userAnswered(input.source, answer.action));
   }
   return answer;
 }

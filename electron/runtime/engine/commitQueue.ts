@@ -1,18 +1,24 @@
 import type { Clock } from '../clock.js';
+import type { Repos } from '../store/store.js';
 
 /** Completed read-only steps may share a commit: at most this many, this old. */
 const WRITE_BATCH = 64;
 const WRITE_BATCH_MS = 50;
 
+/** One queued write: statements through the repositories of the commit's transaction. */
+export type Write = (tx: Repos) => Promise<unknown>;
+
 /**
  * A run's database writes, in order. Everything queued lands in one transaction on flush; a
  * lazy write (a completed read-only step, planner state, throttled usage) waits for a later
- * write to carry it, at most WRITE_BATCH_MS (a timer commits it otherwise).
+ * write to carry it, at most WRITE_BATCH_MS (a timer commits it otherwise). Commits run one
+ * after another: a flush while one commits queues behind it.
  */
 export class CommitQueue {
-  private pending: (() => void)[] = [];
+  private pending: Write[] = [];
   private pendingSince = 0;
-  private flushing = false;
+  /** Settles when the last commit started has ended. */
+  private committing: Promise<void> = Promise.resolve();
   /** Commits lazy writes within WRITE_BATCH_MS even when no later write comes to carry them. */
   private flushTimer: NodeJS.Timeout | undefined;
   /** A timer's commit that failed: the next write reports it (a timer has no caller to throw to). */
@@ -20,47 +26,58 @@ export class CommitQueue {
 
   constructor(
     private readonly clock: Clock,
-    private readonly transaction: (fn: () => void) => void,
+    private readonly transaction: (fn: (tx: Repos) => Promise<void>) => Promise<void>,
   ) {}
 
-  /** Queues a write; a write queued while the batch commits joins that transaction. */
-  write(fn: () => void, lazy = false): void {
-    if (this.flushing) return fn();
+  /** Queues a write; resolves once it is committed (a lazy write: once queued). */
+  write(fn: Write, lazy = false): Promise<void> {
+    this.queue(fn);
+    return this.settle(lazy);
+  }
+
+  /** Queues a write and commits as `write` does, without a caller to wait: a failure is reported by the next write. */
+  writeDetached(fn: Write, lazy = false): void {
+    this.queue(fn);
+    this.settle(lazy).catch((error: unknown) => (this.flushError ??= error));
+  }
+
+  /** Queues a write without committing: what is queued next lands in the same commit (a step row, then its events). */
+  queue(fn: Write): void {
     this.rethrowTimerFailure();
     if (this.pending.length === 0) this.pendingSince = this.clock.now();
     this.pending.push(fn);
-    const stale = this.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
-    if (!lazy || this.pending.length >= WRITE_BATCH || stale) this.flush();
-    else this.flushTimer ??= this.armFlushTimer();
   }
 
-  /** Commits everything queued, now. */
-  flush(): void {
+  /** Commits what is queued now, unless `lazy` and the batch may still wait for a later write to carry it. */
+  settle(lazy: boolean): Promise<void> {
+    const stale = this.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
+    if (!lazy || this.pending.length >= WRITE_BATCH || stale) return this.flush();
+    this.flushTimer ??= this.armFlushTimer();
+    return Promise.resolve();
+  }
+
+  /** Commits everything queued; resolves when it (and every commit before it) has landed. */
+  flush(): Promise<void> {
     if (this.flushTimer !== undefined) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0) return this.committing;
     const batch = this.pending;
     this.pending = [];
-    this.flushing = true;
-    try {
-      this.transaction(() => {
-        for (const write of batch) write();
-      });
-    } finally {
-      this.flushing = false;
-    }
+    const commit = this.committing.then(() =>
+      this.transaction(async (tx) => {
+        for (const write of batch) await write(tx);
+      }),
+    );
+    this.committing = commit.catch(() => undefined);
+    return commit;
   }
 
   private armFlushTimer(): NodeJS.Timeout {
     const timer = setTimeout(() => {
       this.flushTimer = undefined;
-      try {
-        this.flush();
-      } catch (error) {
-        this.flushError = error;
-      }
+      this.flush().catch((error: unknown) => (this.flushError ??= error));
     }, WRITE_BATCH_MS);
     timer.unref();
     return timer;

@@ -44,7 +44,7 @@ export interface EngineDeps {
    * Set in a process that runs no tasks (`serve --no-worker`): a run it would start is handed to
    * the shared queue instead, for a worker process to take.
    */
-  handOff?: (taskId: string) => void;
+  handOff?: (taskId: string) => Promise<void>;
 }
 
 /** Wraps the run of one step's tool call(s). */

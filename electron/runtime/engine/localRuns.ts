@@ -1,3 +1,4 @@
+import type { Repos, Store } from '../store/store.js';
 import type { TaskRun } from './taskRun.js';
 
 /**
@@ -6,6 +7,9 @@ import type { TaskRun } from './taskRun.js';
  */
 export class LocalRuns {
   private readonly runs = new Map<string, TaskRun>();
+
+  /** `store`: where a write about a task that does not run here commits on its own. */
+  constructor(private readonly store: Pick<Store, 'transaction'>) {}
 
   get(taskId: string): TaskRun | undefined {
     return this.runs.get(taskId);
@@ -31,9 +35,8 @@ export class LocalRuns {
    * A write about a task (its `model.call` trace event, a hook's record), joined to the run's
    * next commit when the task runs in this process, so it costs no commit of its own; else at once.
    */
-  writeWithRun(taskId: string, write: () => void, lazy = true): void {
+  writeWithRun(taskId: string, write: (tx: Repos) => Promise<unknown>, lazy = true): Promise<void> {
     const run = this.runs.get(taskId);
-    if (run) run.commitWrite(write, lazy);
-    else write();
+    return run ? run.commitWrite(write, lazy) : this.store.transaction(async (tx) => void (await write(tx)));
   }
 }

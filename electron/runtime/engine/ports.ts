@@ -41,7 +41,8 @@ export interface TaskPlan {
 }
 
 /** Builds the plan for a task (parsing its playbook, unless the creator parsed it already, and choosing its planner). */
-export type PlanFactory = (task: Task, parsed?: Playbook) => TaskPlan;
+/** Builds a task's plan (a goal task's reads which tools its agent may use: asynchronously). */
+export type PlanFactory = (task: Task, parsed?: Playbook) => TaskPlan | Promise<TaskPlan>;
 
 /** Runs acceptance checks. */
 export type CheckRunner = (checks: readonly AcceptanceCheck[], ctx: CheckRunContext) => Promise<CheckResult[]>;

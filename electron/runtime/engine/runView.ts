@@ -18,11 +18,11 @@ export interface RunView {
 /** What a step executor may change about the run besides its records: its state and its step count. */
 export interface RunControl {
   /** Records a state change (row, trace, event) before anything acts on it. */
-  transition(to: TaskState, why: AnyStateReason): void;
+  transition(to: TaskState, why: AnyStateReason): Promise<void>;
   /** Ends the task failed, with the reason recorded. */
-  fail(why: AnyStateReason): void;
+  fail(why: AnyStateReason): Promise<void>;
   /** Applies a pending pause or cancel ('stopped'); 'go' when there is none. */
-  honourControl(): 'stopped' | 'go';
+  honourControl(): Promise<'stopped' | 'go'>;
   /** Charges one executed step (completed or failed) to the task's step budget. */
   countStep(): void;
 }

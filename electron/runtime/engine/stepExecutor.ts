@@ -48,7 +48,7 @@ export class StepExecutor {
     let candidates: RouteCandidate[];
     let skipped;
     try {
-      ({ candidates, skipped } = this.deps.router.plan({
+      ({ candidates, skipped } = await this.deps.router.plan({
         ...(decision.tool !== undefined && { tool: decision.tool }),
         ...(decision.capability !== undefined && { capability: decision.capability }),
         args: decision.args,
@@ -64,14 +64,14 @@ export class StepExecutor {
       }
       const same = recorded ?? candidates[0]!;
       if (existing.status === 'started' || this.sameArgs(existing, same)) return this.resume(existing, same, candidates, decision);
-      this.supersede(existing);
+      await this.supersede(existing);
     }
     const primary = candidates[0]!;
     const refused = this.refusedSecretRefs(decision, primary, existing);
     if (refused) return refused;
     // Awaited only when a hook applies: a step with none takes no extra turn of the event loop.
     const hook = this.deps.hooks?.has('PreToolUse', primary.tool.name) ? await this.preToolHook(primary, decision) : undefined;
-    const step = this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
+    const step = await this.gateNewStep(decision, primary, describeRoute(primary, skipped), existing, hook);
     if (step.status === 'denied') return deniedGoesBack(step, decision) ? { kind: 'retry' } : { kind: 'stop' };
     if (step.status === 'waiting_approval') return this.awaitApprovalThenRun(step, primary, candidates, decision);
     return this.runStep(step, candidates, decision, true);
@@ -112,16 +112,16 @@ export class StepExecutor {
     return hooks.preToolUse(this.run.task(), { tool: candidate.tool.name, args: candidate.args, index: decision.index });
   }
 
-  private gateNewStep(
+  private async gateNewStep(
     decision: CallDecision,
     primary: RouteCandidate,
     route: Step['route'],
     previous: Step | undefined,
     hook?: ToolHookVerdict,
-  ): Step {
+  ): Promise<Step> {
     const task = this.run.task();
     const cls = primary.tool.classify(primary.args, { workspace: task.workspace });
-    const decided = this.deps.gate.decide({
+    const decided = await this.deps.gate.decide({
       taskId: task.id,
       tool: primary.tool.name,
       classification: cls,
@@ -145,11 +145,11 @@ export class StepExecutor {
         step,
         stepError(byHook ? stepErrors.deniedByHook(policy.reason) : stepErrors.deniedByPolicy(policy.reason, policy.reasonTexts)),
       );
-      this.writes.saveStep(step, () => this.writes.trace('step.policy', { ...policy }, step.id));
+      await this.writes.saveStep(step, () => this.writes.trace('step.policy', { ...policy }, step.id));
       const why = byHook
         ? stateReasons.stepDeniedByHook(step, policy.reason)
         : stateReasons.stepDeniedByPolicy(step, policy.reason, policy.reasonTexts);
-      if (!deniedGoesBack(step, decision)) this.run.fail(why);
+      if (!deniedGoesBack(step, decision)) await this.run.fail(why);
       return step;
     }
     if (policy.effect === 'ask') {
@@ -164,12 +164,12 @@ export class StepExecutor {
         preview: previewWithSafetyChecks(cls.preview, decision.safetyChecks),
       });
       step.approvalId = approval.approval.id;
-      this.writes.saveStep(step, () => {
+      await this.writes.saveStep(step, () => {
         this.writes.trace('step.policy', { ...policy, approvalId: approval.approval.id }, step.id);
-        approval.persist();
+        void this.writes.commit((tx) => approval.persist(tx)); // joins the step's commit
       });
       approval.announce();
-      this.run.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
+      await this.run.transition('waiting_approval', stateReasons.approvalNeeded(cls.preview));
       return step;
     }
     return step; // the allow decision is traced with the `started` write (one commit)
@@ -222,7 +222,7 @@ export class StepExecutor {
     tracePolicy: boolean,
   ): Promise<StepOutcome> {
     const task = this.run.task();
-    const approved = step.approvalId === undefined ? undefined : approvedCallOf(this.deps.approvals.get(step.approvalId));
+    const approved = step.approvalId === undefined ? undefined : approvedCallOf(await this.deps.approvals.get(step.approvalId));
     let current = step;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
@@ -232,7 +232,7 @@ export class StepExecutor {
       // protect, so its start is written together with its result (one commit instead of two).
       const withPolicy = tracePolicy && i === 0;
       if (current.readOnly) this.writes.holdStart(current.id, stepStartedData(current, candidate, withPolicy));
-      else this.saveStarted(current, candidate, withPolicy);
+      else await this.saveStarted(current, candidate, withPolicy);
       try {
         // `${secret:name}` becomes its value only here, only toward its bound hosts; never stored so.
         const args = resolveSecretRefs(candidate.tool, candidate.args, {
@@ -278,8 +278,8 @@ export class StepExecutor {
   }
 
   /** Held page requests: ask for exactly them and, approved, run again with them allowed once. */
-  private effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
-    const waiting = holdForEffects(this.deps, this.run, this.writes, step, held);
+  private async effectHeld(step: Step, held: EffectHeldError, candidate: RouteCandidate, decision: CallDecision): Promise<StepOutcome> {
+    const waiting = await holdForEffects(this.deps, this.run, this.writes, step, held);
     return this.awaitApprovalThenRun(waiting, candidate, [candidate], decision);
   }
 
@@ -295,13 +295,13 @@ export class StepExecutor {
    * effect may have happened, so it is neither retried nor sent to a fallback. The task waits for
    * the user to choose rerun, skip or fail, as after a crash.
    */
-  private uncertain(step: Step, message: string, startedAt: number): StepOutcome {
+  private async uncertain(step: Step, message: string, startedAt: number): Promise<StepOutcome> {
     const end = this.deps.clock.now();
     const error = `${message}; the effect may or may not have happened`;
-    this.writes.saveStep({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
+    await this.writes.saveStep({ ...step, status: 'uncertain', error, endedAt: isoAt(end), durationMs: end - startedAt }, () =>
       this.writes.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey, error }, step.id),
     );
-    this.run.transition('waiting_user', stateReasons.stepUncertain(step, message));
+    await this.run.transition('waiting_user', stateReasons.stepUncertain(step, message));
     return { kind: 'stop' };
   }
 
@@ -312,22 +312,22 @@ export class StepExecutor {
   }
 
   /** The call was aborted by a cancel: record what we know about its effect, then stop. */
-  private interrupted(step: Step, startedAt: number): StepOutcome {
+  private async interrupted(step: Step, startedAt: number): Promise<StepOutcome> {
     const end = this.deps.clock.now();
     const safe = step.readOnly || step.idempotent;
     const coded = stepError(safe ? stepErrors.abortedCancelled() : stepErrors.abortedUncertain());
     const error = coded.error;
-    this.writes.saveStep(
+    await this.writes.saveStep(
       { ...step, status: safe ? 'failed' : 'uncertain', ...coded, endedAt: isoAt(end), durationMs: end - startedAt },
       () => this.writes.trace(safe ? 'step.failed' : 'step.uncertain', { index: step.index, tool: step.tool, error }, step.id),
     );
-    this.run.honourControl();
+    await this.run.honourControl();
     return { kind: 'stop' };
   }
 
   /** A side effect's `started` record, written (with its trace) before the call runs. */
-  private saveStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): void {
-    this.writes.saveStep(step, () => this.writes.trace('step.started', stepStartedData(step, candidate, withPolicy), step.id));
+  private async saveStarted(step: Step, candidate: RouteCandidate, withPolicy: boolean): Promise<void> {
+    await this.writes.saveStep(step, () => this.writes.trace('step.started', stepStartedData(step, candidate, withPolicy), step.id));
   }
 
   private async completed(step: Step, output: unknown, startedAt: number, decision: CallDecision): Promise<StepOutcome> {
@@ -344,7 +344,7 @@ export class StepExecutor {
     // A read-only call's start was never written on its own: one event tells both halves.
     const start = this.writes.takeHeldStart();
     this.run.countStep();
-    this.writes.saveStep(
+    await this.writes.saveStep(
       done,
       () => {
         this.writes.trace(
@@ -370,20 +370,20 @@ export class StepExecutor {
     const end = this.deps.clock.now();
     const failed: Step = extend(step, { status: 'failed' as const, error, endedAt: isoAt(end), durationMs: end - startedAt });
     this.run.countStep();
-    this.writes.saveStep(failed, () => {
+    await this.writes.saveStep(failed, () => {
       this.writes.trace('step.failed', { index: step.index, attempt: step.attempt, tool: step.tool, error }, step.id);
     });
     if (canRetry && step.attempt <= decision.retries) return this.retryLater(failed);
     if (decision.continueOnError) return { kind: 'retry' }; // the planner reads the failure and decides
-    this.run.fail(stateReasons.stepFailed(step, error));
+    await this.run.fail(stateReasons.stepFailed(step, error));
     return { kind: 'stop' };
   }
 
   private async retryLater(step: Step): Promise<StepOutcome> {
-    this.run.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
+    await this.run.transition('retrying', stateReasons.stepRetry(step, step.attempt, step.error));
     await this.deps.clock.sleep(this.deps.retryBackoffMs * 2 ** (step.attempt - 1), this.run.signal).catch(() => undefined);
-    if (this.run.honourControl() === 'stopped') return { kind: 'stop' };
-    this.run.transition('running', stateReasons.retrying());
+    if ((await this.run.honourControl()) === 'stopped') return { kind: 'stop' };
+    await this.run.transition('running', stateReasons.retrying());
     return { kind: 'retry' };
   }
 
@@ -391,7 +391,7 @@ export class StepExecutor {
   private async fallbackAllowed(candidate: RouteCandidate, decision: CallDecision): Promise<boolean> {
     const task = this.run.task();
     const cls = candidate.tool.classify(candidate.args, { workspace: task.workspace });
-    const gate = this.deps.gate.decide({
+    const gate = await this.deps.gate.decide({
       taskId: task.id,
       tool: candidate.tool.name,
       classification: cls,
@@ -400,7 +400,7 @@ export class StepExecutor {
     return gate.effect === 'allow' && (await this.preToolHook(candidate, decision)) === undefined;
   }
 
-  private failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): StepOutcome {
+  private async failUnroutable(decision: CallDecision, previous: Step | undefined, error: unknown): Promise<StepOutcome> {
     const task = this.run.task();
     const message = error instanceof Error ? error.message : String(error);
     const now = isoAt(this.deps.clock.now());
@@ -414,10 +414,10 @@ export class StepExecutor {
       startedAt: now,
       endedAt: now,
     });
-    this.writes.saveStep(step, () => this.writes.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
+    await this.writes.saveStep(step, () => this.writes.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
-    this.run.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
+    await this.run.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));
     return { kind: 'stop' };
   }
 
@@ -426,12 +426,12 @@ export class StepExecutor {
     return digestOf(this.deps.redactor.value(candidate.args)) === digestOf(step.args);
   }
 
-  private supersede(step: Step): void {
+  private async supersede(step: Step): Promise<void> {
     const coded = stepError(stepErrors.superseded());
     const error = coded.error;
     const approvalId = step.approvalId;
-    this.writes.saveStep({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
-      if (approvalId) this.deps.approvals.cancel(approvalId, 'runtime (arguments changed)');
+    await this.writes.saveStep({ ...step, status: 'denied', ...coded, endedAt: isoAt(this.deps.clock.now()) }, () => {
+      if (approvalId) void this.writes.commit((tx) => this.deps.approvals.cancelWithin(tx, approvalId, 'runtime (arguments changed)'));
       this.writes.trace('step.skipped', { index: step.index, tool: step.tool, reason: error }, step.id);
     });
   }

@@ -1,4 +1,5 @@
 import type { Step, TraceEventType } from '../../contract/index.js';
+import type { Write } from './commitQueue.js';
 import type { StepRecorder } from './stepRecorder.js';
 
 /**
@@ -15,7 +16,7 @@ export class StepWrites implements StepRecorder {
   constructor(private readonly recorder: StepRecorder) {}
 
   /** Records a step; held starts are written first, in the same commit. */
-  saveStep(step: Step, extra?: () => void, lazy = false): Step {
+  saveStep(step: Step, extra?: () => void, lazy = false): Promise<Step> {
     if (this.heldStarts.length === 0) return this.recorder.saveStep(step, extra, lazy);
     const starts = this.heldStarts;
     const stepId = this.heldStepId;
@@ -34,8 +35,8 @@ export class StepWrites implements StepRecorder {
     this.recorder.trace(type, data, stepId);
   }
 
-  commit(write: () => void, lazy?: boolean): void {
-    this.recorder.commit(write, lazy);
+  commit(write: Write, lazy?: boolean): Promise<void> {
+    return this.recorder.commit(write, lazy);
   }
 
   /** Holds a read-only call's start until its result (or anything else about it) is written. */

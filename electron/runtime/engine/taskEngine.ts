@@ -18,6 +18,8 @@ import { emptyUsage } from './budgets.js';
 import type { EngineDeps } from './engineDeps.js';
 import { LocalRuns } from './localRuns.js';
 import type { TaskPlan } from './ports.js';
+import type { Repos } from '../store/store.js';
+import type { Write } from './commitQueue.js';
 import { isTerminal } from './stateMachine.js';
 import { TaskRun, type RunOptions } from './taskRun.js';
 import { inTimeOrder } from './userSteps.js';
@@ -50,11 +52,14 @@ export class TaskEngine {
     private readonly deps: EngineDeps,
     private readonly workspacesDir: string,
     /** The runs of this process; made first when parts the engine is built with ask about them. */
-    private readonly runs: LocalRuns = new LocalRuns(),
+    private readonly runs: LocalRuns = new LocalRuns(deps.store),
   ) {}
 
-  /** Validates the plan and records a queued task (nothing runs yet). */
-  create(spec: TaskSpec): Task {
+  /**
+   * Validates the plan and records a queued task (nothing runs yet). `tx`: a transaction of the
+   * caller's the task joins (its queue entry, a cron run, a delegation record land with it).
+   */
+  async create(spec: TaskSpec, tx?: Repos): Promise<Task> {
     const id = `tsk_${ulid()}`;
     const now = isoAt(this.deps.clock.now());
     const workspace = path.resolve(spec.workspace ?? path.join(this.workspacesDir, id));
@@ -76,28 +81,28 @@ export class TaskEngine {
       ...(spec.policyProfile !== undefined && { policyProfile: spec.policyProfile }),
       ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
     };
-    this.deps.gate.checkTask(task); // an unknown agent or policy profile is refused before anything is stored
-    const plan = this.deps.plans(task, spec.playbook); // throws invalid_playbook before anything is stored
+    await this.deps.gate.checkTask(task, tx?.sql); // an unknown agent or policy profile is refused before anything is stored
+    const plan = await this.deps.plans(task, spec.playbook); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });
-    this.deps.store.transaction(() => {
-      this.deps.store.tasks.insert(task);
-      const request = spec.idempotency;
-      // A retry after a crash finds this answer instead of creating (and running) a second task.
-      if (request && !this.deps.store.idempotency.claim(request.method, request.key, request.paramsDigest, task)) {
-        const message = `idempotency key '${request.key}' was used by a concurrent ${request.method}; retry to get its answer`;
-        throw new AgentDeskError('conflict', message, { method: request.method, idempotencyKey: request.key });
-      }
-      this.deps.trace.append(id, 'task.created', {
-        title: task.title,
-        plan: task.plan.kind,
-        workspace,
-        budget: task.budget,
-        inputs: task.inputs,
-      });
-    });
+    const record = async (repos: Repos) => {
+      await this.record(task, spec, repos);
+      repos.afterCommit(() => this.deps.emit('task.updated', task));
+    };
+    await (tx ? record(tx) : this.deps.store.transaction(record));
     this.plans.set(id, plan);
-    this.deps.emit('task.updated', task);
     return task;
+  }
+
+  private async record(task: Task, spec: TaskSpec, tx: Repos): Promise<void> {
+    await tx.tasks.insert(task);
+    const request = spec.idempotency;
+    // A retry after a crash finds this answer instead of creating (and running) a second task.
+    if (request && !(await tx.idempotency.claim(request.method, request.key, request.paramsDigest, task))) {
+      const message = `idempotency key '${request.key}' was used by a concurrent ${request.method}; retry to get its answer`;
+      throw new AgentDeskError('conflict', message, { method: request.method, idempotencyKey: request.key });
+    }
+    const data = { title: task.title, plan: task.plan.kind, workspace: task.workspace, budget: task.budget, inputs: task.inputs };
+    await this.deps.trace.append(task.id, 'task.created', data, undefined, tx.trace);
   }
 
   /** Runs a task in this process until it ends or waits; concurrent calls for one task share the run. */
@@ -120,7 +125,7 @@ export class TaskEngine {
    * Starts a run in the background (gateway use); errors end up in the task state. In a process
    * that runs no tasks, the task goes to the shared queue for a worker instead.
    */
-  start(taskId: string, options: RunOptions = {}): void {
+  async start(taskId: string, options: RunOptions = {}): Promise<void> {
     if (this.deps.handOff) {
       this.assertCanHandOff(options);
       return this.deps.handOff(taskId);
@@ -158,60 +163,60 @@ export class TaskEngine {
   }
 
   /** A write about a task, joined to its run's next commit when it runs here (see LocalRuns). */
-  writeWithRun(taskId: string, write: () => void, lazy = true): void {
-    this.runs.writeWithRun(taskId, write, lazy);
+  writeWithRun(taskId: string, write: Write, lazy = true): Promise<void> {
+    return this.runs.writeWithRun(taskId, write, lazy);
   }
 
-  get(taskId: string): Task {
-    const task = this.deps.store.tasks.get(taskId);
+  async get(taskId: string): Promise<Task> {
+    const task = await this.deps.store.tasks.get(taskId);
     if (!task) throw new AgentDeskError('not_found', `no task ${taskId}`);
     return task;
   }
 
-  steps(taskId: string): Step[] {
-    this.get(taskId);
-    return inTimeOrder(this.deps.store.steps.forTask(taskId));
+  async steps(taskId: string): Promise<Step[]> {
+    await this.get(taskId);
+    return inTimeOrder(await this.deps.store.steps.forTask(taskId));
   }
 
   /** The task's conversation as people read it: messages, model text, reasoning summaries, the answer. */
-  events(taskId: string): TaskEvent[] {
-    this.get(taskId);
+  async events(taskId: string): Promise<TaskEvent[]> {
+    await this.get(taskId);
     return this.deps.store.events.list(taskId);
   }
 
   /** Asks the runner to pause after the current step (or pauses a waiting task at once). */
-  pause(taskId: string): Task {
-    const task = this.get(taskId);
+  async pause(taskId: string): Promise<Task> {
+    const task = await this.get(taskId);
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
     if (task.state === 'paused') return task;
-    this.deps.store.tasks.requestControl(taskId, 'pause', 'paused by the user');
+    await this.deps.store.tasks.requestControl(taskId, 'pause', 'paused by the user');
     this.runs.get(taskId)?.notifyControl();
-    if (!this.runs.isRunningHere(taskId) && !this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
+    if (!this.runs.isRunningHere(taskId) && !(await this.ownedElsewhere(taskId))) return this.applyControlNow(taskId);
     return task;
   }
 
   /** Cancels a task; an in-flight tool call in this process is aborted. */
-  cancel(taskId: string, reason = 'cancelled by the user'): Task {
-    const task = this.get(taskId);
+  async cancel(taskId: string, reason = 'cancelled by the user'): Promise<Task> {
+    const task = await this.get(taskId);
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
-    this.deps.store.tasks.requestControl(taskId, 'cancel', reason);
+    await this.deps.store.tasks.requestControl(taskId, 'cancel', reason);
     const run = this.runs.get(taskId);
     run?.notifyControl();
     if (run) run.abort.abort(new AgentDeskError('conflict', reason));
-    else if (!this.ownedElsewhere(taskId)) return this.applyControlNow(taskId);
+    else if (!(await this.ownedElsewhere(taskId))) return this.applyControlNow(taskId);
     return this.get(taskId);
   }
 
   /** Resumes a paused, waiting or interrupted task in the background. */
-  resume(taskId: string, resolution?: UncertainResolution, options: RunOptions = {}): Task {
-    const task = this.get(taskId);
+  async resume(taskId: string, resolution?: UncertainResolution, options: RunOptions = {}): Promise<Task> {
+    const task = await this.get(taskId);
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
-    if (this.ownedElsewhere(taskId)) {
-      throw new AgentDeskError('conflict', `task ${taskId} is being run by process ${this.deps.store.tasks.owner(taskId)}`);
+    if (await this.ownedElsewhere(taskId)) {
+      throw new AgentDeskError('conflict', `task ${taskId} is being run by process ${await this.deps.store.tasks.owner(taskId)}`);
     }
     this.assertCanHandOff({ ...options, ...(resolution && { resolution }) });
-    this.deps.store.tasks.requestControl(taskId, null);
-    this.start(taskId, { ...options, ...(resolution && { resolution }) });
+    await this.deps.store.tasks.requestControl(taskId, null);
+    await this.start(taskId, { ...options, ...(resolution && { resolution }) });
     return this.get(taskId);
   }
 
@@ -222,21 +227,21 @@ export class TaskEngine {
    * context, stored right after it.
    */
   async message(taskId: string, text: string): Promise<number> {
-    const task = this.messageable(taskId);
+    const task = await this.messageable(taskId);
     const hooked = this.deps.hooks ? await this.deps.hooks.userPrompt(task, text, 'message') : {};
     if (hooked.blocked) throw new AgentDeskError('forbidden', `the message was blocked by a ${hooked.blocked}`);
-    this.messageable(taskId); // it may have ended while the hook ran
+    await this.messageable(taskId); // it may have ended while the hook ran
     const at = isoAt(this.deps.clock.now());
-    return this.deps.store.transaction(() => {
-      const seq = this.deps.store.events.append(taskId, 'user.message', text, at);
-      this.deps.trace.append(taskId, 'user.message', { text, eventSeq: seq });
-      if (hooked.context) this.deps.store.events.append(taskId, 'hook.context', hooked.context, at);
+    return this.deps.store.transaction(async (tx) => {
+      const seq = await tx.events.append(taskId, 'user.message', text, at);
+      await this.deps.trace.append(taskId, 'user.message', { text, eventSeq: seq }, undefined, tx.trace);
+      if (hooked.context) await tx.events.append(taskId, 'hook.context', hooked.context, at);
       return seq;
     });
   }
 
-  private messageable(taskId: string): Task {
-    const task = this.get(taskId);
+  private async messageable(taskId: string): Promise<Task> {
+    const task = await this.get(taskId);
     if (isTerminal(task.state))
       throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}: no planner will read a message`);
     if (task.plan.kind !== 'goal') {
@@ -252,12 +257,13 @@ export class TaskEngine {
    * At start-up: restarts tasks that were running when the process died, and re-awaits pending
    * approvals. Queued (never started), paused and waiting-for-user tasks stay until a person acts.
    */
-  recover(options: RunOptions = {}): string[] {
-    const resumable = this.deps.store.tasks
-      .inStates(['planning', 'running', 'retrying', 'waiting_approval'])
-      .filter((t) => !this.ownedElsewhere(t.id));
-    for (const t of resumable) this.start(t.id, options);
-    return resumable.map((t) => t.id);
+  async recover(options: RunOptions = {}): Promise<string[]> {
+    const resumable: string[] = [];
+    for (const t of await this.deps.store.tasks.inStates(['planning', 'running', 'retrying', 'waiting_approval'])) {
+      if (!(await this.ownedElsewhere(t.id))) resumable.push(t.id);
+    }
+    for (const id of resumable) await this.start(id, options);
+    return resumable;
   }
 
   /**
@@ -265,12 +271,10 @@ export class TaskEngine {
    * still owned by a pid that is gone. Detached waits (no owner) are left to the decision that
    * wakes them. The same exactly-once rules as a restart apply: the run resumes from its steps.
    */
-  recoverOrphans(options: RunOptions = {}): string[] {
-    const orphaned = this.deps.store.tasks
-      .ownedElsewhere(['planning', 'running', 'retrying', 'waiting_approval'], this.deps.pid)
-      .filter((o) => !this.deps.isAlive(o.ownerPid))
-      .map((o) => o.task.id);
-    for (const id of orphaned) this.start(id, options);
+  async recoverOrphans(options: RunOptions = {}): Promise<string[]> {
+    const owned = await this.deps.store.tasks.ownedElsewhere(['planning', 'running', 'retrying', 'waiting_approval'], this.deps.pid);
+    const orphaned = owned.filter((o) => !this.deps.isAlive(o.ownerPid)).map((o) => o.task.id);
+    for (const id of orphaned) await this.start(id, options);
     return orphaned;
   }
 
@@ -279,13 +283,13 @@ export class TaskEngine {
     while (this.runs.size > 0) await new Promise((r) => setTimeout(r, 10));
   }
 
-  private ownedElsewhere(taskId: string): boolean {
-    const owner = this.deps.store.tasks.owner(taskId);
+  private async ownedElsewhere(taskId: string): Promise<boolean> {
+    const owner = await this.deps.store.tasks.owner(taskId);
     return owner !== null && owner !== this.deps.pid && this.deps.isAlive(owner);
   }
 
   /** A task nobody is running: apply pause/cancel directly through a short run. */
-  private applyControlNow(taskId: string): Task {
+  private applyControlNow(taskId: string): Promise<Task> {
     const run = new TaskRun(this.deps, taskId, {});
     return run.applyControlOnly();
   }

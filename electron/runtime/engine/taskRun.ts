@@ -4,7 +4,7 @@ import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import { exhaustedBudget } from './budgets.js';
-import { CommitQueue } from './commitQueue.js';
+import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
@@ -54,6 +54,8 @@ export class TaskRun {
   private readonly recorder: StepRecorder;
   /** Aborts the planner's in-flight call (a model request) on pause or cancel. */
   private planning: AbortController | undefined;
+  /** True while a step's `extra` runs: what it writes joins the step's commit instead of committing on its own. */
+  private assembling = false;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -63,7 +65,7 @@ export class TaskRun {
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
     this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(fn));
-    this.meter = new UsageMeter(deps.clock, (usage, at) => this.write(() => deps.store.tasks.setUsage(taskId, usage, at), true));
+    this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => tx.tasks.setUsage(taskId, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
       trace: (type, data, stepId) => this.trace(type, data, stepId),
@@ -73,34 +75,34 @@ export class TaskRun {
 
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
   async run(): Promise<Task> {
-    const { store, pid, isAlive } = this.deps;
-    if (!store.tasks.claim(this.taskId, pid, isAlive)) {
-      throw new AgentDeskError('conflict', `task ${this.taskId} is being run by process ${store.tasks.owner(this.taskId)}`);
+    const { store, pid } = this.deps;
+    if (!(await this.claim())) {
+      throw new AgentDeskError('conflict', `task ${this.taskId} is being run by process ${await store.tasks.owner(this.taskId)}`);
     }
     this.deps.gate.taskClaimed(this.taskId); // another process may have run it since this one last did
     try {
-      this.task = this.load();
+      this.task = await this.load();
       if (isTerminal(this.task.state)) return this.task;
-      this.plan = this.prebuiltPlan ?? this.deps.plans(this.task);
-      this.steps = new StepLog(store.steps.forTask(this.taskId));
+      this.plan = this.prebuiltPlan ?? (await this.deps.plans(this.task));
+      this.steps = new StepLog(await store.steps.forTask(this.taskId));
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
       this.meter.start(this.task.usage, this.task.state);
-      if (this.missingSecret() === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return this.load();
+      if ((await this.missingSecret()) === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return await this.load();
       const firstRun = this.task.state === 'queued';
       await this.enterRunning();
-      if (firstRun && (await this.startHooks()) === 'stopped') return this.load();
+      if (firstRun && (await this.startHooks()) === 'stopped') return await this.load();
       await this.startServices();
       await this.drive();
-      return this.load();
+      return await this.load();
     } catch (error) {
-      if (!isTerminal(this.load().state) && !this.abort.signal.aborted) {
-        this.transition('failed', stateReasons.runtimeError(error instanceof Error ? error.message : String(error)));
+      if (!isTerminal((await this.load()).state) && !this.abort.signal.aborted) {
+        await this.transition('failed', stateReasons.runtimeError(error instanceof Error ? error.message : String(error)));
       }
-      return this.load();
+      return await this.load();
     } finally {
-      this.commits.flush();
+      await this.commits.flush();
       await this.services?.stop().catch(() => undefined);
-      store.tasks.release(this.taskId, pid);
+      await store.tasks.release(this.taskId, pid);
     }
   }
 
@@ -128,45 +130,52 @@ export class TaskRun {
   }
 
   /** Applies a pending pause/cancel to a task no runner is driving. */
-  applyControlOnly(): Task {
-    const { store, pid, isAlive } = this.deps;
-    if (!store.tasks.claim(this.taskId, pid, isAlive)) return this.load();
+  async applyControlOnly(): Promise<Task> {
+    const { store, pid } = this.deps;
+    if (!(await this.claim())) return this.load();
     try {
-      this.task = this.load();
-      this.steps = new StepLog(store.steps.forTask(this.taskId));
+      this.task = await this.load();
+      this.steps = new StepLog(await store.steps.forTask(this.taskId));
       this.meter.start(this.task.usage, this.task.state); // the usage written with the transition must not count time nobody ran
-      if (!isTerminal(this.task.state)) this.honourControl();
-      return this.load();
+      if (!isTerminal(this.task.state)) await this.honourControl();
+      return await this.load();
     } finally {
-      store.tasks.release(this.taskId, pid);
+      await this.commits.flush();
+      await store.tasks.release(this.taskId, pid);
     }
+  }
+
+  /** The runner lease: its read and write in one transaction, so two processes never both take it. */
+  private claim(): Promise<boolean> {
+    const { pid, isAlive } = this.deps;
+    return this.deps.store.transaction((tx) => tx.tasks.claim(this.taskId, pid, isAlive));
   }
 
   private async drive(): Promise<void> {
     const run = this.runView();
     const executor = new StepExecutor(this.deps, run, this.recorder);
     for (;;) {
-      if (this.honourControl() === 'stopped') return;
+      if ((await this.honourControl()) === 'stopped') return;
       const over = exhaustedBudget(this.task.budget, this.usageNow());
-      if (over) return void this.fail(over, 'budget.exceeded');
+      if (over) return void (await this.fail(over, 'budget.exceeded'));
       const decision = await this.planNext();
-      if (!decision) return void this.honourControl();
+      if (!decision) return void (await this.honourControl());
       this.meter.addPlanner(decision.usage);
       // The turn that spent the last tokens or dollars does not get its calls run.
       const spent = decision.type === 'call' || decision.type === 'batch' ? exhaustedBudget(this.task.budget, this.usageNow()) : undefined;
-      if (spent) return void this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 });
+      if (spent) return void (await this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 }));
       if (decision.type === 'done') return this.finish();
-      if (decision.type === 'fail') return void this.fail(stateReasons.plannerGaveUp(decision.reason));
-      if (decision.type === 'wait') return void this.transition('waiting_user', stateReasons.plannerWaits(decision.reason));
+      if (decision.type === 'fail') return void (await this.fail(stateReasons.plannerGaveUp(decision.reason)));
+      if (decision.type === 'wait') return this.transition('waiting_user', stateReasons.plannerWaits(decision.reason));
       if (decision.type === 'batch') {
         const results = await executeBatch(this.deps, run, this.recorder, decision);
         if (results.some((r) => r.outcome.kind === 'stop')) return;
-        if (completedSteps(results).some(({ decision: d, step }) => this.detectLoop(d, step))) return;
+        for (const { decision: d, step } of completedSteps(results)) if (await this.detectLoop(d, step)) return;
         continue;
       }
       const outcome = await executor.execute(decision);
       if (outcome.kind === 'stop') return;
-      if (outcome.kind === 'completed' && this.detectLoop(decision, outcome.step)) return;
+      if (outcome.kind === 'completed' && (await this.detectLoop(decision, outcome.step))) return;
     }
   }
 
@@ -181,14 +190,15 @@ export class TaskRun {
       const resolution = this.options.resolution;
       if (!resolution) return this.holdUncertain(step);
       if (resolution === 'fail') {
-        this.saveStep({ ...step, status: 'failed', ...stepError(stepErrors.failedByUser()) });
+        await this.saveStep({ ...step, status: 'failed', ...stepError(stepErrors.failedByUser()) });
         return this.fail(stateReasons.stepFailedByUser(step));
       }
       if (resolution === 'skip') {
-        this.saveStep({ ...step, status: 'skipped', ...stepError(stepErrors.skippedByUser()) });
-        this.trace('step.skipped', { index: step.index, tool: step.tool }, step.id);
+        await this.saveStep({ ...step, status: 'skipped', ...stepError(stepErrors.skippedByUser()) }, () =>
+          this.trace('step.skipped', { index: step.index, tool: step.tool }, step.id),
+        );
       } else {
-        this.saveStep({ ...step, status: 'started', error: undefined, errorText: undefined });
+        await this.saveStep({ ...step, status: 'started', error: undefined, errorText: undefined });
       }
     }
     return 'ok';
@@ -199,7 +209,7 @@ export class TaskRun {
     let candidate;
     try {
       const args = (step.args ?? {}) as Record<string, unknown>;
-      candidate = this.deps.router.plan({ tool: step.tool, args }).candidates.find((c) => c.tool.name === step.tool);
+      candidate = (await this.deps.router.plan({ tool: step.tool, args })).candidates.find((c) => c.tool.name === step.tool);
     } catch {
       return; // the tool is gone or refuses the recorded arguments: nothing of it to clean up
     }
@@ -213,24 +223,25 @@ export class TaskRun {
   }
 
   /** Secret inputs are never stored; without them a step would send a placeholder. */
-  private missingSecret(): RunStop | 'ok' {
+  private async missingSecret(): Promise<RunStop | 'ok'> {
     for (const [name, value] of Object.entries(this.task.inputs)) {
       if (value !== `[secret:${name}]` || this.options.secrets?.[name] !== undefined) continue;
       const reason = stateReasons.secretMissing(name);
-      if (this.task.state === 'queued') this.transition('planning', stateReasons.runStarted());
-      if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
+      if (this.task.state === 'queued') await this.transition('planning', stateReasons.runStarted());
+      if (this.task.state !== 'waiting_user') await this.transition('waiting_user', reason);
       return 'stopped';
     }
     return 'ok';
   }
 
-  private holdUncertain(step: Step): RunStop {
+  private async holdUncertain(step: Step): Promise<RunStop> {
     if (step.status !== 'uncertain') {
-      this.saveStep({ ...step, status: 'uncertain', ...stepError(stepErrors.interruptedUncertain()) });
-      this.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey }, step.id);
+      await this.saveStep({ ...step, status: 'uncertain', ...stepError(stepErrors.interruptedUncertain()) }, () =>
+        this.trace('step.uncertain', { index: step.index, tool: step.tool, idempotencyKey: step.idempotencyKey }, step.id),
+      );
     }
     const reason = stateReasons.stepUncertain(step);
-    if (this.task.state !== 'waiting_user') this.transition('waiting_user', reason);
+    if (this.task.state !== 'waiting_user') await this.transition('waiting_user', reason);
     return 'stopped';
   }
 
@@ -238,56 +249,58 @@ export class TaskRun {
 
   private async enterRunning(): Promise<void> {
     const state = this.task.state;
-    if (state === 'queued') this.transition('planning', stateReasons.runStarted());
-    if (this.task.state === 'planning') this.transition('running', stateReasons.planReady());
-    else if (state === 'running') this.transition('running', stateReasons.resumedAfterInterruption());
-    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') this.transition('running', stateReasons.resumed());
+    if (state === 'queued') await this.transition('planning', stateReasons.runStarted());
+    if (this.task.state === 'planning') await this.transition('running', stateReasons.planReady());
+    else if (state === 'running') await this.transition('running', stateReasons.resumedAfterInterruption());
+    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') await this.transition('running', stateReasons.resumed());
     // waiting_approval stays until the decision arrives (the executor waits on it).
   }
 
   /** Records a state change (row, trace, event) — always before anything acts on it. */
-  transition(to: TaskState, why: AnyStateReason): void {
+  async transition(to: TaskState, why: AnyStateReason): Promise<void> {
     const { reason, text } = reasonParts(why);
     const from = this.task.state;
     assertTransition(from, to);
     const at = isoAt(this.deps.clock.now());
-    this.write(() => {
-      this.deps.store.tasks.setUsage(this.taskId, this.usageNow(), at);
-      this.deps.store.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
-      this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason });
-    });
+    const usage = this.usageNow();
     this.meter.trackHumanWait(to);
-    this.task = this.load();
+    await this.write(async (tx) => {
+      await tx.tasks.setUsage(this.taskId, usage, at);
+      await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
+      await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
+    });
+    this.task = await this.load();
     this.deps.emit('task.updated', this.task);
   }
 
-  private fail(why: AnyStateReason, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): RunStop {
+  private async fail(why: AnyStateReason, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): Promise<RunStop> {
     if (event) this.trace(event, { reason: reasonParts(why).reason, ...data });
-    this.transition('failed', why);
+    await this.transition('failed', why);
     return 'stopped';
   }
 
   /** Pause or cancel requested by any client (this process or another sharing the database). */
-  private honourControl(): RunStop | 'go' {
+  private async honourControl(): Promise<RunStop | 'go'> {
     // Requests from this process arrive through `controlRequested`; other processes'
     // through the database, read at most every CONTROL_POLL_MS to keep steps cheap.
     const now = this.deps.clock.now();
     if (!this.controlRequested && now - this.controlCheckedAt < CONTROL_POLL_MS) return 'go';
     this.controlRequested = false;
     this.controlCheckedAt = now;
-    const { control, reason } = this.deps.store.tasks.control(this.taskId);
+    const { control, reason } = await this.deps.store.tasks.control(this.taskId);
     if (!control) return 'go';
-    this.deps.store.tasks.requestControl(this.taskId, null);
+    await this.deps.store.tasks.requestControl(this.taskId, null);
     for (const step of this.latestSteps()) {
       const approvalId = step.approvalId;
       if (step.status === 'waiting_approval' && approvalId && control === 'cancel') {
-        this.write(() => this.deps.approvals.cancel(approvalId, 'task cancelled')); // in order, before the transition
         // It never ran: it ends with the task instead of showing as a step still waiting.
         const ended = { status: 'skipped' as const, ...stepError(stepErrors.cancelledWhileWaiting()), endedAt: isoAt(now) };
-        this.saveStep(extend(step, ended));
+        // The approval is cancelled in order, before the step's record and the transition.
+        this.commits.queue((tx) => this.deps.approvals.cancelWithin(tx, approvalId, 'task cancelled'));
+        await this.saveStep(extend(step, ended));
       }
     }
-    this.transition(control === 'cancel' ? 'cancelled' : 'paused', stateReasons.control(control, reason));
+    await this.transition(control === 'cancel' ? 'cancelled' : 'paused', stateReasons.control(control, reason));
     return 'stopped';
   }
 
@@ -302,18 +315,19 @@ export class TaskRun {
     const networkAllow = this.serviceHosts;
     const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal, networkAllow });
     for (const r of results) this.trace('check.result', { ...r });
-    this.deps.store.tasks.setChecks(this.taskId, results, isoAt(this.deps.clock.now()));
+    const at = isoAt(this.deps.clock.now());
+    this.commits.queue((tx) => tx.tasks.setChecks(this.taskId, results, at)); // lands with the transition
     const failed = results.filter((r) => !r.passed);
     if (failed.length > 0) {
-      this.fail(stateReasons.checksFailed(failed));
+      await this.fail(stateReasons.checksFailed(failed));
     } else {
-      this.transition('succeeded', stateReasons.checksPassed(results.length));
+      await this.transition('succeeded', stateReasons.checksPassed(results.length));
     }
   }
 
-  private detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): boolean {
+  private async detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): Promise<boolean> {
     const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
-    if (looped) this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
+    if (looped) await this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
     return looped;
   }
 
@@ -327,7 +341,7 @@ export class TaskRun {
       networkAllow: () => this.serviceHosts,
       detachOnApproval: this.options.detachOnApproval ?? false,
       transition: (to, why) => this.transition(to, why),
-      fail: (why) => void this.fail(why),
+      fail: async (why) => void (await this.fail(why)),
       honourControl: () => this.honourControl(),
       countStep: () => this.meter.countStep(),
     };
@@ -337,13 +351,17 @@ export class TaskRun {
    * Records a step. `lazy` (completed read-only calls only) may join a later commit: losing it
    * to a crash only means the read is done again, and batching keeps steps cheap.
    */
-  private saveStep(step: Step, extra?: () => void, lazy = false): Step {
+  private async saveStep(step: Step, extra?: () => void, lazy = false): Promise<Step> {
     const stored = this.deps.redactor.value(step);
-    this.write(() => {
-      this.deps.store.steps.save(stored);
+    this.commits.queue((tx) => tx.steps.save(stored));
+    this.assembling = true;
+    try {
       extra?.();
-    }, lazy);
+    } finally {
+      this.assembling = false;
+    }
     this.steps.upsert(step);
+    await this.commits.settle(lazy);
     this.deps.emit('task.step', stored);
     return step;
   }
@@ -353,16 +371,20 @@ export class TaskRun {
   }
 
   private trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void {
-    this.write(() => void this.deps.trace.append(this.taskId, type, data, stepId));
+    const write: Write = (tx) => this.deps.trace.append(this.taskId, type, data, stepId, tx.trace);
+    if (this.assembling) this.commits.queue(write);
+    else this.commits.writeDetached(write);
   }
 
-  /** Queues a database write in the run's commit order (see CommitQueue). */
-  private write(fn: () => void, lazy = false): void {
-    this.commits.write(fn, lazy);
+  /** Queues a database write in the run's commit order (see CommitQueue); inside a step's `extra` it joins that step's commit. */
+  private write(fn: Write, lazy = false): Promise<void> {
+    if (!this.assembling) return this.commits.write(fn, lazy);
+    this.commits.queue(fn);
+    return Promise.resolve();
   }
 
-  private load(): Task {
-    const task = this.deps.store.tasks.get(this.taskId);
+  private async load(): Promise<Task> {
+    const task = await this.deps.store.tasks.get(this.taskId);
     if (!task) throw new AgentDeskError('not_found', `no task ${this.taskId}`);
     return task;
   }
@@ -398,12 +420,12 @@ export class TaskRun {
   }
 
   /** A planner's write, joined to the next step record or transition (one commit, not two); `lazy: false` commits it now, in order. */
-  readonly commitWrite = (write: () => void, lazy = true): void => this.write(write, lazy);
+  readonly commitWrite = (write: Write, lazy = true): Promise<void> => this.write(write, lazy);
 
   private async startServices(): Promise<void> {
     if (this.plan.services.length === 0) return;
     if (!this.deps.services) throw new AgentDeskError('unavailable', 'this runtime cannot start playbook services');
-    const before = this.deps.trace.last(this.taskId, 'service.started')?.data.services as Record<string, string> | undefined;
+    const before = (await this.deps.trace.last(this.taskId, 'service.started'))?.data.services as Record<string, string> | undefined;
     const ports = Object.fromEntries(Object.entries(before ?? {}).map(([name, url]) => [name, Number(new URL(url).port)]));
     this.services = await this.deps.services.start(this.plan.services, {
       baseDir: this.plan.baseDir,

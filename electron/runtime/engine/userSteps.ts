@@ -38,9 +38,9 @@ export interface UserAction {
  * trace with `actor: user`, `task.step` event). The person saw its effect, so there is nothing to
  * re-run after a crash: it is written once, completed or failed, after it happened.
  */
-export function recordUserStep(deps: UserStepDeps, taskId: string, action: UserAction): Step {
+export async function recordUserStep(deps: UserStepDeps, taskId: string, action: UserAction): Promise<Step> {
   const end = deps.clock.now();
-  const existing = deps.store.steps.forTask(taskId);
+  const existing = await deps.store.steps.forTask(taskId);
   const index = Math.max(USER_STEP_INDEX_BASE, ...existing.map((s) => s.index + 1));
   const status = action.error === undefined ? 'completed' : 'failed';
   const step: Step = deps.redactor.value({
@@ -61,13 +61,14 @@ export function recordUserStep(deps: UserStepDeps, taskId: string, action: UserA
     endedAt: isoAt(end),
     durationMs: end - action.startedAt,
   });
-  deps.store.transaction(() => {
-    deps.store.steps.save(step);
-    deps.trace.append(
+  await deps.store.transaction(async (tx) => {
+    await tx.steps.save(step);
+    await deps.trace.append(
       taskId,
       status === 'completed' ? 'step.completed' : 'step.failed',
       { index, tool: step.tool, actor: 'user', args: step.args, ...(step.error && { error: step.error }), durationMs: step.durationMs },
       step.id,
+      tx.trace,
     );
   });
   deps.emit('task.step', step);

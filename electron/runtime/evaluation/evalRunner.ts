@@ -48,7 +48,7 @@ export async function runEvalTask(
   const provider = providerFor(spec, env);
   const rt = open(home, { provider: () => provider, onPlanner: (_task, p) => (planner = p) });
   try {
-    const { task: created } = rt.tasks.create({
+    const { task: created } = await rt.tasks.create({
       source: { kind: 'goal', goal: spec.goal, checks: spec.acceptance },
       requester: { kind: 'local' },
       title: spec.name,
@@ -57,13 +57,13 @@ export async function runEvalTask(
     writeFiles(created.workspace, spec.files);
     let task = await rt.engine.run(created.id, { detachOnApproval: true });
     for (let round = 0; task.state === 'waiting_approval' && round < MAX_APPROVAL_ROUNDS; round++) {
-      for (const approval of rt.approvals.list({ taskId: task.id, status: 'pending' })) {
-        rt.approvals.decide(approval.id, { decision: spec.approvals, remember: 'once', reason: `eval answers ${spec.approvals}` }, 'eval');
+      for (const approval of await rt.approvals.list({ taskId: task.id, status: 'pending' })) {
+        await rt.approvals.decide(approval.id, { decision: spec.approvals, remember: 'once', reason: `eval answers ${spec.approvals}` }, 'eval');
       }
       task = await rt.engine.run(task.id, { detachOnApproval: true });
     }
-    return resultOf(spec, task, rt, {
-      cachedPromptTokens: cachedTokensOf(rt, task.id),
+    return await resultOf(spec, task, rt, {
+      cachedPromptTokens: await cachedTokensOf(rt, task.id),
       malformed: planner ? sumValues(planner.malformed) : 0,
       cacheHits: planner?.cacheHits ?? 0,
     });
@@ -74,22 +74,23 @@ export async function runEvalTask(
 }
 
 /** Cached prompt tokens, from the task's own `model.call` records. */
-function cachedTokensOf(rt: RuntimeCore, taskId: string): number {
+async function cachedTokensOf(rt: RuntimeCore, taskId: string): Promise<number> {
   let total = 0;
-  for (let after = 0, page = rt.store.trace.page(taskId, 0, 500); page.length > 0; page = rt.store.trace.page(taskId, after, 500)) {
+  for (let after = 0, page = await rt.store.trace.page(taskId, 0, 500); page.length > 0; page = await rt.store.trace.page(taskId, after, 500)) {
     for (const event of page) if (event.type === 'model.call') total += Number(event.data.tokensCached ?? 0);
     after = page[page.length - 1]!.seq;
   }
   return total;
 }
 
-function resultOf(
+async function resultOf(
   spec: EvalTask,
   task: Task,
   rt: RuntimeCore,
   extra: { cachedPromptTokens: number; malformed: number; cacheHits: number },
-): EvalTaskResult {
-  const failureType = failureTypeOf(task, rt.store.steps.forTask(task.id).filter((s) => s.status === 'denied').length);
+): Promise<EvalTaskResult> {
+  const denied = (await rt.store.steps.forTask(task.id)).filter((s) => s.status === 'denied').length;
+  const failureType = failureTypeOf(task, denied);
   return {
     name: spec.name,
     state: task.state,
@@ -103,7 +104,7 @@ function resultOf(
     cachedPromptTokens: extra.cachedPromptTokens,
     outputTokens: task.usage.tokensOut,
     costUsd: Math.round(task.usage.costUsd * 1e8) / 1e8,
-    approvalsAsked: rt.approvals.list({ taskId: task.id }).length,
+    approvalsAsked: (await rt.approvals.list({ taskId: task.id })).length,
     malformedCalls: extra.malformed,
     cacheHits: extra.cacheHits,
   };

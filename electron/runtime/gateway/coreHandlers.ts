@@ -1,5 +1,8 @@
 import path from 'node:path';
+import { isoAt } from '../clock.js';
 import type { RuntimeCore } from '../core/runtimeCore.js';
+import type { Repos } from '../store/store.js';
+import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import type { TaskRequest } from '../tasks/createTask.js';
 import { defaultPlaybookBaseDir } from '../tasks/shippedExamples.js';
 import type { ParsedParams } from '../../contract/index.js';
@@ -36,32 +39,51 @@ function taskRequest(rt: Pick<RuntimeCore, 'home'>, p: CreateParams, ctx: CallCo
   };
 }
 
+/**
+ * A task created to be handed off joins the shared queue in the same transaction (what the
+ * engine's hand-off does, on the transaction's session: a fresh task has no entry to requeue).
+ */
+async function enqueueIn(tx: Repos, taskId: string, atMs: number): Promise<void> {
+  const queue = new TaskQueueRepo(tx.sql);
+  if (!(await queue.requeue(taskId))) await queue.enqueue(taskId, {}, isoAt(atMs));
+}
+
 /** The method table's behaviour for the runtime core (tasks, approvals, traces, tools). */
-export function coreHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' | 'store' | 'approvals' | 'trace' | 'registry'>): Handlers {
+export function coreHandlers(
+  rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' | 'store' | 'approvals' | 'trace' | 'registry' | 'clock'>,
+): Handlers {
   const { engine } = rt;
   return {
-    'tasks.create': (p, ctx) => {
-      const built = rt.tasks.build(taskRequest(rt, p, ctx));
+    'tasks.create': async (p, ctx) => {
+      const built = await rt.tasks.build(taskRequest(rt, p, ctx));
       if (p.start) engine.assertCanHandOff({ secrets: built.secrets }); // refused before anything is stored
-      const create = () => {
-        const task = rt.tasks.createBuilt(built.spec);
-        if (p.start) engine.start(task.id, { secrets: built.secrets });
+      if (engine.runsTasks) {
+        // A run started here must not write into a transaction of its creator.
+        const task = await rt.tasks.createBuilt(built.spec);
+        if (p.start) await engine.start(task.id, { secrets: built.secrets });
         return engine.get(task.id);
-      };
-      // Handed to a worker, the task and its queue entry land together (a crash never strands it);
-      // a run started here must not write into a transaction of its creator.
-      return engine.runsTasks ? create() : rt.store.transaction(create);
+      }
+      // Handed to a worker, the task and its queue entry land together (a crash never strands it).
+      const task = await rt.store.transaction(async (tx) => {
+        const created = await rt.tasks.createBuilt(built.spec, tx);
+        if (p.start) await enqueueIn(tx, created.id, rt.clock.now());
+        return created;
+      });
+      return engine.get(task.id);
     },
-    'tasks.list': (p) => ({
-      tasks: rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),
+    'tasks.list': async (p) => ({
+      tasks: await rt.store.tasks.list({ limit: p.limit, ...(p.state && { state: p.state }), ...(p.before && { before: p.before }) }),
     }),
-    'tasks.get': (p) => ({ task: engine.get(p.taskId), steps: engine.steps(p.taskId), events: engine.events(p.taskId) }),
+    'tasks.get': async (p) => {
+      const task = await engine.get(p.taskId); // unknown task → not_found
+      return { task, steps: await engine.steps(p.taskId), events: await engine.events(p.taskId) };
+    },
     'tasks.pause': (p) => engine.pause(p.taskId),
     'tasks.resume': (p) => engine.resume(p.taskId, p.resolution),
     'tasks.cancel': (p) => engine.cancel(p.taskId, p.reason),
     'tasks.message': async (p) => ({ seq: await engine.message(p.taskId, p.text) }),
-    'approvals.list': (p) => ({
-      approvals: rt.approvals.list({ ...(p.status && { status: p.status }), ...(p.taskId && { taskId: p.taskId }) }),
+    'approvals.list': async (p) => ({
+      approvals: await rt.approvals.list({ ...(p.status && { status: p.status }), ...(p.taskId && { taskId: p.taskId }) }),
     }),
     'approvals.decide': (p, ctx) =>
       rt.approvals.decide(
@@ -69,8 +91,8 @@ export function coreHandlers(rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' |
         { decision: p.decision, remember: p.remember, ...(p.reason !== undefined && { reason: p.reason }) },
         ctx.clientId,
       ),
-    'traces.get': (p) => {
-      engine.get(p.taskId);
+    'traces.get': async (p) => {
+      await engine.get(p.taskId); // unknown task → not_found
       return rt.trace.page(p.taskId, p.afterSeq, p.limit);
     },
     'tools.catalog': () => ({ tools: rt.registry.descriptors() }),

@@ -9,10 +9,10 @@ export interface IdempotencyRecord {
   response: unknown;
 }
 
-/** Port: where the dispatcher remembers first answers. The store layer provides a SQLite one. */
+/** Port: where the dispatcher remembers first answers. The store layer provides one (SQLite or PostgreSQL). */
 export interface IdempotencyStore {
-  get(method: string, key: string): IdempotencyRecord | undefined;
-  put(method: string, key: string, paramsDigest: string, response: unknown): void;
+  get(method: string, key: string): Promise<IdempotencyRecord | undefined>;
+  put(method: string, key: string, paramsDigest: string, response: unknown): Promise<void>;
 }
 
 /** sha256 (hex) of the canonical JSON of `params`: object keys sorted, so key order never matters. */
@@ -30,17 +30,22 @@ export interface IdempotencyGuard {
   run(method: string, key: string, digest: string, call: () => Promise<unknown>): Promise<unknown>;
 }
 
-/** Wraps a store; a repeat that arrives while the first call still runs waits for its answer. */
+/**
+ * Wraps a store; a repeat that arrives while the first call still runs waits for its answer.
+ * The slot is taken before the store is read: a repeat arriving during that read (or while the
+ * first answer is being stored) joins the first call instead of running the effect again.
+ */
 export function createIdempotencyGuard(
   store: IdempotencyStore,
   onStoreError: (error: unknown, method: string, key: string) => void,
 ): IdempotencyGuard {
-  const inFlight = new Map<string, { digest: string; answer: Promise<unknown> }>();
+  /** Per (method, key): the digest the answer belongs to (the stored one, or the first caller's) and the answer. */
+  const inFlight = new Map<string, Promise<{ digest: string; answer: Promise<unknown> }>>();
 
   const settle = async (method: string, key: string, digest: string, call: () => Promise<unknown>) => {
     const result = await call();
     try {
-      store.put(method, key, digest, result);
+      await store.put(method, key, digest, result);
     } catch (error) {
       // The effect already happened: answer this call anyway, and let the operator know.
       onStoreError(error, method, key);
@@ -48,20 +53,28 @@ export function createIdempotencyGuard(
     return result;
   };
 
+  const first = async (method: string, key: string, digest: string, call: () => Promise<unknown>) => {
+    const stored = await store.get(method, key);
+    if (stored) return { digest: stored.paramsDigest, answer: Promise.resolve(stored.response) };
+    return { digest, answer: settle(method, key, digest, call) };
+  };
+
   return {
     async run(method, key, digest, call) {
-      const stored = store.get(method, key);
-      if (stored) return replayOrConflict(stored.paramsDigest, digest, method, key, stored.response);
       const slot = JSON.stringify([method, key]);
-      const running = inFlight.get(slot);
-      if (running) return replayOrConflict(running.digest, digest, method, key, running.answer);
-      const answer = settle(method, key, digest, call);
-      inFlight.set(slot, { digest, answer });
-      try {
-        return await answer;
-      } finally {
-        inFlight.delete(slot);
+      let entry = inFlight.get(slot);
+      if (!entry) {
+        const started = first(method, key, digest, call);
+        entry = started;
+        inFlight.set(slot, started);
+        // Freed once the answer is stored (or failed: errors are not kept, so a retry runs again).
+        void started
+          .then(({ answer }) => answer)
+          .catch(() => undefined)
+          .finally(() => inFlight.delete(slot));
       }
+      const { digest: firstDigest, answer } = await entry;
+      return replayOrConflict(firstDigest, digest, method, key, answer);
     },
   };
 }

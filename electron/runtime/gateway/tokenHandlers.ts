@@ -18,9 +18,9 @@ export function tokenHandlers(tokens: TokenRepo, now: () => number): Handlers {
       }
       return tokens.issue(p.scopes, p.name, at());
     },
-    'tokens.list': (p) => ({ tokens: tokens.list(p.includeRevoked) }),
-    'tokens.revoke': (p) => {
-      const revoked = tokens.revoke(p.id, at());
+    'tokens.list': async (p) => ({ tokens: await tokens.list(p.includeRevoked) }),
+    'tokens.revoke': async (p) => {
+      const revoked = await tokens.revoke(p.id, at());
       if (!revoked) throw new AgentDeskError('not_found', `no gateway token ${p.id}; tokens.list shows the issued ones`, { id: p.id });
       return revoked;
     },

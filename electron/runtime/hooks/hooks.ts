@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../clock.js';
 import { isoAt } from '../clock.js';
 import type { Redactor } from '../trace/redactor.js';
+import type { Repos } from '../store/store.js';
 import { hookEnv, hookInput } from './hookInput.js';
 import { compileToolMatcher } from './matcher.js';
 import type { HookProcessResult, HookProcessRunner } from './ports.js';
@@ -25,12 +26,12 @@ export interface HooksDeps {
   runner: HookProcessRunner;
   redactor: Redactor;
   clock: Clock;
-  /** Appends a trace event. */
-  trace(taskId: string, type: TraceEventType, data: Record<string, unknown>): void;
-  /** Appends a `hook.context` task event (the model reads it with its next request). */
-  addContext(taskId: string, text: string, at: string): void;
+  /** Appends a trace event, in the commit `tx`. */
+  trace(taskId: string, type: TraceEventType, data: Record<string, unknown>, tx: Repos): Promise<unknown>;
+  /** Appends a `hook.context` task event (the model reads it with its next request), in the commit `tx`. */
+  addContext(taskId: string, text: string, at: string, tx: Repos): Promise<unknown>;
   /** Runs a write about a task in its run's queue when it runs in this process (in order with its steps), else at once. */
-  record(taskId: string, write: () => void): void;
+  record(taskId: string, write: (tx: Repos) => Promise<unknown>): Promise<void>;
 }
 
 /** A PreToolUse verdict the gate's decision is tightened with. */
@@ -84,7 +85,7 @@ export class Hooks {
       tool_input: call.args,
       step_index: call.index,
     });
-    if (verdict?.context) this.recordContext(task, 'PreToolUse', verdict.context);
+    if (verdict?.context) await this.recordContext(task, 'PreToolUse', verdict.context);
     if (verdict?.effect === 'deny')
       return { effect: 'deny', reason: `PreToolUse hook: ${verdict.reason?.trim() || 'the call was denied (no reason given)'}` };
     if (verdict?.effect === 'ask')
@@ -101,7 +102,7 @@ export class Hooks {
       step_index: step.index,
       tool_use_id: step.id,
     });
-    if (verdict?.context) this.recordContext(task, 'PostToolUse', verdict.context);
+    if (verdict?.context) await this.recordContext(task, 'PostToolUse', verdict.context);
   }
 
   /**
@@ -124,7 +125,7 @@ export class Hooks {
     this.observe('TaskStart', task, {});
     if (task.plan.kind !== 'goal') return undefined;
     const { blocked, context } = await this.userPrompt(task, task.plan.goal, 'goal');
-    if (context) this.record(task.id, (at) => this.deps.addContext(task.id, context, at));
+    if (context) await this.record(task.id, (at, tx) => this.deps.addContext(task.id, context, at, tx));
     return blocked;
   }
 
@@ -170,7 +171,7 @@ export class Hooks {
         const timeoutMs = (command.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
         const result = await this.deps.runner.run({ command: command.command, stdin, cwd: task.workspace, env, timeoutMs });
         const verdict = readVerdict(event, result);
-        this.traceRun(task.id, { event, command: command.command, timeoutMs, ...(tool !== undefined && { tool }) }, result, verdict);
+        await this.traceRun(task.id, { event, command: command.command, timeoutMs, ...(tool !== undefined && { tool }) }, result, verdict);
         return verdict;
       }),
     );
@@ -188,7 +189,7 @@ export class Hooks {
     about: { event: HookEvent; command: string; timeoutMs: number; tool?: string },
     result: HookProcessResult,
     verdict: HookVerdict,
-  ): void {
+  ): Promise<void> {
     const type: TraceEventType = verdict.outcome === 'timeout' ? 'hook.timeout' : verdict.outcome === 'error' ? 'hook.error' : 'hook.run';
     const data: Record<string, unknown> = {
       ...about,
@@ -200,18 +201,18 @@ export class Hooks {
       ...(verdict.context && { context: clip(verdict.context) }),
       ...(verdict.error && { error: verdict.error }),
     };
-    this.deps.record(taskId, () => this.deps.trace(taskId, type, data));
+    return this.deps.record(taskId, (tx) => this.deps.trace(taskId, type, data, tx));
   }
 
-  private recordContext(task: Task, event: HookEvent, context: string): void {
+  private async recordContext(task: Task, event: HookEvent, context: string): Promise<void> {
     if (task.plan.kind !== 'goal') return; // a playbook has no model to read it; the trace keeps it
     const text = contextText(event, context);
-    this.record(task.id, (at) => this.deps.addContext(task.id, text, at));
+    await this.record(task.id, (at, tx) => this.deps.addContext(task.id, text, at, tx));
   }
 
-  private record(taskId: string, write: (at: string) => void): void {
+  private record(taskId: string, write: (at: string, tx: Repos) => Promise<unknown>): Promise<void> {
     const at = isoAt(this.deps.clock.now());
-    this.deps.record(taskId, () => write(at));
+    return this.deps.record(taskId, (tx) => write(at, tx));
   }
 }
 

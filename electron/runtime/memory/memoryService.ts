@@ -29,13 +29,18 @@ export class MemoryService {
   private readonly clock: Clock;
 
   constructor(rt: Pick<RuntimeCore, 'store' | 'clock'>) {
-    this.notes = new MemoryRepo(rt.store.db);
-    this.agents = new AgentRepo(rt.store.db);
+    this.notes = new MemoryRepo(rt.store.sql);
+    this.agents = new AgentRepo(rt.store.sql);
     this.clock = rt.clock;
   }
 
   /** Remembers a note. `key` (a tool call's idempotency key) makes a repeated save a no-op. */
-  add(scope: MemoryScope, text: string, tags: readonly string[] = [], origin: { taskId?: string; key?: string } = {}): MemoryNote {
+  async add(
+    scope: MemoryScope,
+    text: string,
+    tags: readonly string[] = [],
+    origin: { taskId?: string; key?: string } = {},
+  ): Promise<MemoryNote> {
     const id = origin.key === undefined ? `mem_${ulid()}` : `mem_${createHash('sha256').update(origin.key).digest('hex').slice(0, 26)}`;
     const note: MemoryNote = {
       id,
@@ -45,21 +50,21 @@ export class MemoryService {
       ...(origin.taskId !== undefined && { taskId: origin.taskId }),
       createdAt: isoAt(this.clock.now()),
     };
-    this.notes.add(note);
-    return this.notes.get(note.scope, id) ?? note;
+    await this.notes.add(note);
+    return (await this.notes.get(note.scope, id)) ?? note;
   }
 
-  search(scope: MemoryScope, query: string, limit = 20): MemoryNote[] {
+  search(scope: MemoryScope, query: string, limit = 20): Promise<MemoryNote[]> {
     return this.notes.search(normalize(scope), query, limit);
   }
 
-  forget(scope: MemoryScope, noteId: string): boolean {
+  forget(scope: MemoryScope, noteId: string): Promise<boolean> {
     return this.notes.forget(normalize(scope), noteId);
   }
 
   /** The scopes a task may read and write: its workspace, and its agent's when it runs as one. */
-  scopesOf(task: Pick<Task, 'id' | 'workspace'>): MemoryScope[] {
-    const agent = this.agents.agentOf(task.id);
+  async scopesOf(task: Pick<Task, 'id' | 'workspace'>): Promise<MemoryScope[]> {
+    const agent = await this.agents.agentOf(task.id);
     return [
       ...(agent === undefined ? [] : [{ kind: 'agent' as const, id: agent }]),
       { kind: 'workspace', id: path.resolve(task.workspace) },
@@ -67,18 +72,21 @@ export class MemoryService {
   }
 
   /** The memory block as it stands now for these scopes. */
-  memorySnapshot(scopes: readonly MemoryScope[]): string {
-    return renderSnapshot(scopes.map((scope) => ({ scope, notes: this.notes.recent(normalize(scope), SNAPSHOT_NOTES).reverse() })));
+  async memorySnapshot(scopes: readonly MemoryScope[]): Promise<string> {
+    const sections = [];
+    for (const scope of scopes) sections.push({ scope, notes: (await this.notes.recent(normalize(scope), SNAPSHOT_NOTES)).reverse() });
+    return renderSnapshot(sections);
   }
 
   /**
    * The task's frozen snapshot: taken the first time it is asked for (at task start, by the
    * context builder) and the same text afterwards, so the stable prefix never changes mid-task.
    */
-  snapshotFor(task: Pick<Task, 'id' | 'workspace'>): string {
-    return (
-      this.notes.snapshot(task.id) ?? this.notes.freezeSnapshot(task.id, this.memorySnapshot(this.scopesOf(task)), isoAt(this.clock.now()))
-    );
+  async snapshotFor(task: Pick<Task, 'id' | 'workspace'>): Promise<string> {
+    const frozen = await this.notes.snapshot(task.id);
+    if (frozen !== undefined) return frozen;
+    const text = await this.memorySnapshot(await this.scopesOf(task));
+    return this.notes.freezeSnapshot(task.id, text, isoAt(this.clock.now()));
   }
 }
 

@@ -23,8 +23,12 @@ export const MemorySearchInputSchema = z
   .strict();
 
 /** The concrete scope a task's call names; a task only ever reaches its own workspace and agent. */
-function resolveScope(memory: MemoryService, which: 'workspace' | 'agent', ctx: Pick<ToolContext, 'taskId' | 'workspace'>): MemoryScope {
-  const scopes = memory.scopesOf({ id: ctx.taskId, workspace: ctx.workspace });
+async function resolveScope(
+  memory: MemoryService,
+  which: 'workspace' | 'agent',
+  ctx: Pick<ToolContext, 'taskId' | 'workspace'>,
+): Promise<MemoryScope> {
+  const scopes = await memory.scopesOf({ id: ctx.taskId, workspace: ctx.workspace });
   const scope = scopes.find((s) => s.kind === which);
   if (!scope) throw new ToolError(`this task runs as no agent, so it has no agent memory; use scope "workspace"`);
   return scope;
@@ -56,7 +60,8 @@ export function memoryTools(memory: MemoryService): Tool[] {
     }),
     availability: () => ({ available: true }),
     execute: async (args, ctx) => {
-      const note = memory.add(resolveScope(memory, args.scope, ctx), args.text, args.tags, { taskId: ctx.taskId, key: ctx.idempotencyKey });
+      const scope = await resolveScope(memory, args.scope, ctx);
+      const note = await memory.add(scope, args.text, args.tags, { taskId: ctx.taskId, key: ctx.idempotencyKey });
       return { id: note.id, scope: note.scope };
     },
   };
@@ -79,11 +84,10 @@ export function memoryTools(memory: MemoryService): Tool[] {
       preview: { summary: `Search ${args.scope} memory for "${args.query}"` },
     }),
     availability: () => ({ available: true }),
-    execute: async (args, ctx) => ({
-      notes: memory
-        .search(resolveScope(memory, args.scope, ctx), args.query, args.limit)
-        .map((n) => ({ id: n.id, text: n.text, tags: n.tags })),
-    }),
+    execute: async (args, ctx) => {
+      const notes = await memory.search(await resolveScope(memory, args.scope, ctx), args.query, args.limit);
+      return { notes: notes.map((n) => ({ id: n.id, text: n.text, tags: n.tags })) };
+    },
   };
   return [save, search] as Tool[];
 }

@@ -72,11 +72,11 @@ export class MeteredProvider implements ModelProvider {
 export class LazyProvider implements ModelProvider {
   private resolved: ModelProvider | undefined;
 
-  constructor(private readonly make: () => ModelProvider) {}
+  constructor(private readonly make: () => ModelProvider | Promise<ModelProvider>) {}
 
-  /** Builds the provider now; throws the resolution error (unknown provider, missing key). */
-  resolve(): ModelProvider {
-    this.resolved ??= this.make();
+  /** Builds the provider now; rejects with the resolution error (unknown provider, missing key). */
+  async resolve(): Promise<ModelProvider> {
+    this.resolved ??= await this.make();
     return this.resolved;
   }
 
@@ -88,7 +88,7 @@ export class LazyProvider implements ModelProvider {
     return this.resolved?.model ?? '';
   }
 
-  complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
-    return this.resolve().complete(request, options);
+  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+    return (await this.resolve()).complete(request, options);
   }
 }

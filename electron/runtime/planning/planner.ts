@@ -1,4 +1,5 @@
 import type { PlaybookStep, Step, StepExpectation, Task } from '../../contract/index.js';
+import type { Repos } from '../store/store.js';
 
 /** What a planner sees when asked for the next step. */
 export interface PlannerState {
@@ -15,7 +16,7 @@ export interface PlannerState {
    * Queues a write into the run's next commit: what a planner saves (its conversation) lands in
    * the same transaction as the step it leads to, or with the transition that ends the run.
    */
-  commit?: (write: () => void) => void;
+  commit?: (write: (tx: Repos) => Promise<unknown>) => Promise<void>;
 }
 
 /** Token and cost usage of one planning call. */

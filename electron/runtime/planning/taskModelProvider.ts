@@ -32,7 +32,7 @@ export function meteredTaskProvider(rt: TaskModelCore, task: Task, model: ModelP
     clock: rt.clock,
     prices: models.prices,
     // With the step the call leads to, in one commit (at most the run's lazy-write delay late).
-    onCall: (call) => rt.engine.writeWithRun(task.id, () => void rt.trace.append(task.id, 'model.call', { ...call })),
+    onCall: (call) => rt.engine.writeWithRun(task.id, (tx) => rt.trace.append(task.id, 'model.call', { ...call }, undefined, tx.trace)),
   });
   // With telemetry on, each call is a `chat` span under the task's span (it sees the redacted request).
   const traced = rt.telemetry ? new TracedProvider(metered, rt.telemetry, task.id, rt.redactor, rt.clock) : metered;

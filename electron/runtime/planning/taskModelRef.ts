@@ -4,9 +4,9 @@ import { AgentDeskError } from '../errors.js';
 import { AgentRepo } from '../store/agentRepo.js';
 
 /** The model reference a goal task runs with; none configured anywhere is a clear failure. */
-export function modelRefFor(rt: Pick<RuntimeCore, 'store'>, task: Task, models: ModelsConfig): string {
+export async function modelRefFor(rt: Pick<RuntimeCore, 'store'>, task: Task, models: ModelsConfig): Promise<string> {
   const own = task.plan.kind === 'goal' ? task.plan.model : undefined;
-  const agent = task.agent !== undefined ? new AgentRepo(rt.store.db).get(task.agent)?.model : undefined;
+  const agent = task.agent !== undefined ? (await new AgentRepo(rt.store.sql).get(task.agent))?.model : undefined;
   const ref = own ?? agent ?? models.defaultModel;
   if (ref === undefined) {
     throw new AgentDeskError(

@@ -4,7 +4,7 @@ import { isoAt, type Clock } from '../clock.js';
 import type { Emit } from '../engine/ports.js';
 import { AgentDeskError } from '../errors.js';
 import type { StoredApproval } from '../store/approvalRepo.js';
-import type { Store } from '../store/store.js';
+import type { Repos, Store } from '../store/store.js';
 import { assertRememberAllowed } from './gate.js';
 import type { TraceLog } from '../trace/traceLog.js';
 import type { Redactor } from '../trace/redactor.js';
@@ -37,9 +37,9 @@ export class ApprovalBroker {
     private readonly emit: Emit,
   ) {}
 
-  request(req: ApprovalRequest): Approval {
+  async request(req: ApprovalRequest): Promise<Approval> {
     const pending = this.prepare(req);
-    pending.persist();
+    await this.store.transaction((tx) => pending.persist(tx));
     pending.announce();
     return pending.approval;
   }
@@ -49,7 +49,7 @@ export class ApprovalBroker {
    * its steps: `persist` (row + `approval.requested` trace event) inside the runner's commit,
    * `announce` (the event) once that commit landed.
    */
-  prepare(req: ApprovalRequest): { approval: Approval; persist(): void; announce(): void } {
+  prepare(req: ApprovalRequest): { approval: Approval; persist(tx: Repos): Promise<void>; announce(): void } {
     const approval: StoredApproval = {
       id: `apr_${ulid()}`,
       taskId: req.taskId,
@@ -67,31 +67,27 @@ export class ApprovalBroker {
     const view = publicView(approval);
     return {
       approval: view,
-      persist: () => {
-        this.store.approvals.insert(approval);
-        this.trace.append(
-          approval.taskId,
-          'approval.requested',
-          { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview },
-          approval.stepId,
-        );
+      persist: async (tx) => {
+        await tx.approvals.insert(approval);
+        const data = { approvalId: approval.id, tool: approval.tool, reason: approval.reason, preview: approval.preview };
+        await this.trace.append(approval.taskId, 'approval.requested', data, approval.stepId, tx.trace);
       },
       announce: () => this.emit('approval.requested', view),
     };
   }
 
-  get(id: string): Approval | undefined {
-    const a = this.store.approvals.get(id);
+  async get(id: string): Promise<Approval | undefined> {
+    const a = await this.store.approvals.get(id);
     return a && publicView(a);
   }
 
-  list(filter: Parameters<Store['approvals']['list']>[0]): Approval[] {
-    return this.store.approvals.list(filter).map(publicView);
+  async list(filter: Parameters<Store['approvals']['list']>[0]): Promise<Approval[]> {
+    return (await this.store.approvals.list(filter)).map(publicView);
   }
 
   /** Records a decision; remembered approvals become grants the policy gate honours. */
-  decide(id: string, d: ApprovalDecision, by: string): Approval {
-    const approval = this.store.approvals.get(id);
+  async decide(id: string, d: ApprovalDecision, by: string): Promise<Approval> {
+    const approval = await this.store.approvals.get(id);
     if (!approval) throw new AgentDeskError('not_found', `no approval ${id}`);
     if (approval.status !== 'pending') {
       throw new AgentDeskError('conflict', `approval ${id} is already ${approval.status}`, { status: approval.status });
@@ -99,12 +95,12 @@ export class ApprovalBroker {
     assertRememberAllowed(approval.risks, d.remember);
     const at = isoAt(this.clock.now());
     const status = d.decision === 'approve' ? 'approved' : 'denied';
-    this.store.transaction(() => {
-      if (!this.store.approvals.decide(id, { status, remember: d.remember, ...(d.reason !== undefined && { reason: d.reason }), by, at })) {
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.approvals.decide(id, { status, remember: d.remember, ...(d.reason !== undefined && { reason: d.reason }), by, at }))) {
         throw new AgentDeskError('conflict', `approval ${id} was decided concurrently`);
       }
       if (status === 'approved' && d.remember !== 'once') {
-        this.store.grants.add({
+        await tx.grants.add({
           id: `grt_${ulid()}`,
           tool: approval.tool,
           subject: approval.subject,
@@ -114,30 +110,33 @@ export class ApprovalBroker {
           at,
         });
       }
-      this.trace.append(
-        approval.taskId,
-        'approval.resolved',
-        { approvalId: id, status, remember: d.remember, by, reason: d.reason ?? null },
-        approval.stepId,
-      );
+      const data = { approvalId: id, status, remember: d.remember, by, reason: d.reason ?? null };
+      await this.trace.append(approval.taskId, 'approval.resolved', data, approval.stepId, tx.trace);
     });
-    const decided = this.get(id)!;
-    this.emit('approval.resolved', decided);
-    this.wake(id);
+    const decided = (await this.get(id))!;
+    this.announceResolved(decided);
     return decided;
   }
 
   /** Marks a pending approval cancelled (its task was cancelled), with its `approval.resolved` trace event. */
-  cancel(id: string, by: string): void {
-    if (this.store.approvals.decide(id, { status: 'cancelled', by, at: isoAt(this.clock.now()) })) {
-      const a = this.get(id);
-      if (a) {
-        const data = { approvalId: id, status: 'cancelled', remember: null, by, reason: null };
-        this.trace.append(a.taskId, 'approval.resolved', data, a.stepId);
-      }
-      if (a) this.emit('approval.resolved', a);
-      this.wake(id);
-    }
+  async cancel(id: string, by: string): Promise<void> {
+    await this.store.transaction((tx) => this.cancelWithin(tx, id, by));
+  }
+
+  /** `cancel` inside a commit of the caller's (the run's, in order before its transition); announced once it landed. */
+  async cancelWithin(tx: Repos, id: string, by: string): Promise<void> {
+    if (!(await tx.approvals.decide(id, { status: 'cancelled', by, at: isoAt(this.clock.now()) }))) return;
+    const a = await tx.approvals.get(id);
+    if (!a) return;
+    const data = { approvalId: id, status: 'cancelled', remember: null, by, reason: null };
+    await this.trace.append(a.taskId, 'approval.resolved', data, a.stepId, tx.trace);
+    tx.afterCommit(() => this.announceResolved(publicView(a)));
+  }
+
+  /** Tells this process's clients and waiting runner about a decision that has landed. */
+  private announceResolved(approval: Approval): void {
+    this.emit('approval.resolved', approval);
+    this.wake(approval.id);
   }
 
   /** Resolves on an in-process decision about `id`, after `pollMs`, or when `signal` aborts. */

@@ -1,5 +1,6 @@
 import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
+import type { SqlSession } from '../store/sql/sqlPort.js';
 import type { CallClassification } from '../tools/types.js';
 import { defaultDecision } from './defaults.js';
 import { collectHostPatterns, compileHostPatterns, type HostPattern } from './hostPattern.js';
@@ -23,7 +24,7 @@ export interface GrantQuery {
  * subject; `always` grants match the tool and subject in any task.
  */
 export interface GrantLookup {
-  findGrant(query: GrantQuery): GrantScope | undefined;
+  findGrant(query: GrantQuery): Promise<GrantScope | undefined>;
 }
 
 /** One call to decide on. */
@@ -39,12 +40,12 @@ export interface DecideInput {
 
 /** Narrows a task's calls beyond its agent's allowlist (the skills it has in use): why a call is refused, else undefined. */
 export interface CallNarrowing {
-  refusal(taskId: string, call: RuleCall): string | undefined;
+  refusal(taskId: string, call: RuleCall): Promise<string | undefined>;
   /** This process takes up the task: what it kept of the task's record is read again. */
   reload(taskId: string): void;
 }
 
-const NO_NARROWING: CallNarrowing = { refusal: () => undefined, reload: () => undefined };
+const NO_NARROWING: CallNarrowing = { refusal: () => Promise.resolve(undefined), reload: () => undefined };
 
 type Verdict = Pick<PolicyDecision, 'effect' | 'source' | 'reason' | 'reasonTexts' | 'rule'>;
 
@@ -106,9 +107,9 @@ export class PolicyGate {
   }
 
   /** The decision for one call, in the contract's PolicyDecision shape. */
-  decide(input: DecideInput): PolicyDecision {
+  async decide(input: DecideInput): Promise<PolicyDecision> {
     const risks = [...input.classification.risks];
-    const policy = resolveTaskPolicy(this.tasks.task(input.taskId) ?? {}, this.tasks, this.profileNames());
+    const policy = await resolveTaskPolicy((await this.tasks.task(input.taskId)) ?? {}, this.tasks, this.profileNames());
     if (!policy.ok) {
       const { source, reason, agent, profile } = policy;
       return { effect: 'deny', source, reason, risks, rememberable: false, ...(agent && { agent }), ...(profile && { profile }) };
@@ -134,18 +135,18 @@ export class PolicyGate {
       };
     }
     const { subject, host } = input.classification;
-    const narrowed = this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });
+    const narrowed = await this.narrowing.refusal(input.taskId, { tool: input.tool, subject, ...(host !== undefined && { host }) });
     if (narrowed !== undefined) return { effect: 'deny', source: 'skill', reason: narrowed, risks, rememberable: false, ...tags };
     const rules = policy.profile === undefined ? this.rules : this.profiles.get(policy.profile)!;
-    return extend(this.verdict(input, rules), { risks, rememberable: !risks.includes('payment'), ...tags });
+    return extend(await this.verdict(input, rules), { risks, rememberable: !risks.includes('payment'), ...tags });
   }
 
   /**
    * Which tools a task may be offered: undefined when it runs as no agent (all tools); a task
    * whose agent or profile cannot be resolved is offered none (its calls would be denied).
    */
-  toolFilter(task: TaskPolicyOptions): ((tool: string) => boolean) | undefined {
-    const policy = resolveTaskPolicy(task, this.tasks, this.profileNames());
+  async toolFilter(task: TaskPolicyOptions): Promise<((tool: string) => boolean) | undefined> {
+    const policy = await resolveTaskPolicy(task, this.tasks, this.profileNames());
     if (!policy.ok) return () => false;
     const allowlist = policy.allowlist;
     return allowlist && ((tool) => allowlist.permits(tool));
@@ -154,9 +155,10 @@ export class PolicyGate {
   /**
    * Refuses a task before it is created when its agent does not exist (`not_found`) or its
    * policy profile — its own or its agent's — is not defined in the config (`invalid_params`).
+   * `within`: the session of the transaction the task is created in, when there is one.
    */
-  checkTask(options: TaskPolicyOptions): void {
-    const policy = resolveTaskPolicy(options, this.tasks, this.profileNames());
+  async checkTask(options: TaskPolicyOptions, within?: SqlSession): Promise<void> {
+    const policy = await resolveTaskPolicy(options, this.tasks, this.profileNames(), within);
     if (policy.ok) return;
     if (policy.source === 'agent')
       throw new AgentDeskError('not_found', `no agent named "${options.agent}"; agents.list shows the defined ones`);
@@ -172,7 +174,7 @@ export class PolicyGate {
     return this.profileSet;
   }
 
-  private verdict(input: DecideInput, rules: CompiledRules): Verdict {
+  private async verdict(input: DecideInput, rules: CompiledRules): Promise<Verdict> {
     const { classification } = input;
     const match = evaluateRules(rules, { tool: input.tool, subject: classification.subject, host: classification.host });
     if (match?.effect === 'deny') return ruleVerdict(match);
@@ -192,7 +194,7 @@ export class PolicyGate {
     if (!match && defaults.effect === 'allow')
       return { effect: 'allow', source: 'default', reason: defaults.reason, reasonTexts: defaults.texts };
 
-    const grant = this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
+    const grant = await this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
     if (grant) {
       const after = match ? `rule "${match.rule}" asks; ` : '';
       const texts = [...(match ? [{ code: 'policy.ruleAsks', params: { rule: match.rule } }] : []), grantText(grant)];

@@ -1,3 +1,4 @@
+import type { SqlSession } from '../store/sql/sqlPort.js';
 import { wildcardToRegExp } from './wildcard.js';
 
 /** What the gate needs to know about an agent: its tool allowlist and policy profile. */
@@ -19,12 +20,16 @@ export interface TaskPolicyOptions {
  * an edited agent or profile applies from the next step on.
  */
 export interface TaskPolicyLookup {
-  task(taskId: string): TaskPolicyOptions | undefined;
-  agent(name: string): AgentPolicy | undefined;
+  task(taskId: string): Promise<TaskPolicyOptions | undefined>;
+  /**
+   * `within`: the session of a transaction the caller holds (a task created inside one), read
+   * instead of the store's own, which would wait for that transaction.
+   */
+  agent(name: string, within?: SqlSession): Promise<AgentPolicy | undefined>;
 }
 
 /** A lookup for runtimes without agents (unit tests of the gate): every task uses the default rules. */
-export const NO_AGENTS: TaskPolicyLookup = { task: () => undefined, agent: () => undefined };
+export const NO_AGENTS: TaskPolicyLookup = { task: () => Promise.resolve(undefined), agent: () => Promise.resolve(undefined) };
 
 /** An agent's tool allowlist, compiled: which tool names the agent may be offered and call. */
 export class ToolAllowlist {
@@ -55,8 +60,13 @@ export type TaskPolicy =
  * the default rules. A task whose agent was deleted, or whose profile the config does not
  * define, gets a refusal (fail closed) rather than the default rules.
  */
-export function resolveTaskPolicy(options: TaskPolicyOptions, lookup: TaskPolicyLookup, profiles: ReadonlySet<string>): TaskPolicy {
-  const agent = options.agent === undefined ? undefined : lookup.agent(options.agent);
+export async function resolveTaskPolicy(
+  options: TaskPolicyOptions,
+  lookup: TaskPolicyLookup,
+  profiles: ReadonlySet<string>,
+  within?: SqlSession,
+): Promise<TaskPolicy> {
+  const agent = options.agent === undefined ? undefined : await lookup.agent(options.agent, within);
   if (options.agent !== undefined && agent === undefined) {
     return {
       ok: false,

@@ -9,7 +9,7 @@ export interface QueueLimits {
   /** Across all agents, in this process. */
   concurrency: number;
   /** Per agent (undefined: only the global limit applies). */
-  perAgent(agentId: string): number | undefined;
+  perAgent(agentId: string): Promise<number | undefined>;
 }
 
 /** What the queue needs from the runtime. */
@@ -26,6 +26,11 @@ export interface QueueDeps {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A failure of the queue's own bookkeeping in the background (no caller to throw to): one line. */
+const report = (error: unknown): void => {
+  process.stderr.write(`agent-desk queue: ${(error as Error)?.message ?? String(error)}\n`);
+};
+
 /**
  * Runs queued tasks in the background, oldest first, within the global and per-agent limits.
  * Entries are claimed in SQLite with this process as owner, so a crash leaves them `running`
@@ -36,39 +41,48 @@ export class BackgroundQueue {
   private readonly inFlight = new Map<number, Promise<void>>();
   private started = false;
   private stopping = false;
+  /** The start-up hand-back of orphaned entries: every pump waits for it (it releases this pid's own entries). */
+  private released: Promise<void> = Promise.resolve();
+  /** The pump in progress, if any; `pumpAgain` asks it for one more pass once it is done. */
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
 
   constructor(private readonly deps: QueueDeps) {}
 
-  /** Takes back entries orphaned by a dead worker and starts working. */
+  /**
+   * Takes back entries orphaned by a dead worker and starts working. Returns at once: the first
+   * pump (and every later one, `drain()` included) waits for the hand-back.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive);
-    this.pump();
+    this.released = this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive).then(() => undefined, report);
+    this.kick();
   }
 
   /** Takes back the entries of workers that died since, while running (not this process's own). */
-  takeOverDead(): number {
+  async takeOverDead(): Promise<number> {
     if (!this.started || this.stopping) return 0;
-    const released = this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive, false);
-    if (released > 0) this.pump();
+    const released = await this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive, false);
+    if (released > 0) await this.pump();
     return released;
   }
 
   /** Adds a task; it starts as soon as a slot is free (when the queue is started). */
-  enqueue(taskId: string, opts: { agentId?: string; serialKey?: string } = {}): void {
-    this.add(taskId, opts);
-    this.pump();
+  async enqueue(taskId: string, opts: { agentId?: string; serialKey?: string } = {}): Promise<void> {
+    await this.add(taskId, opts);
+    await this.pump();
   }
 
   /**
-   * Records a task without starting anything: for callers inside a transaction, which must
-   * `pump()` after it commits (a run started mid-transaction would write into it).
+   * Records a task without starting anything: for callers inside a transaction, which pass the
+   * transaction's queue repository (`into`) and must `pump()` after it commits (a run started
+   * mid-transaction would write into it).
    */
-  add(taskId: string, opts: { agentId?: string; serialKey?: string } = {}): void {
+  async add(taskId: string, opts: { agentId?: string; serialKey?: string } = {}, into: TaskQueueRepo = this.deps.repo): Promise<void> {
     // Without agentId the task's own agent is recorded, so its limit applies all the same.
-    this.deps.repo.enqueue(taskId, opts, isoAt(this.deps.clock.now()));
+    await into.enqueue(taskId, opts, isoAt(this.deps.clock.now()));
   }
 
   /**
@@ -76,45 +90,34 @@ export class BackgroundQueue {
    * in any client): its entry finished when the run detached, so nothing else would resume it.
    * Only tasks this queue ran, still waiting, and not run by anyone now.
    */
-  wake(taskId: string): boolean {
+  async wake(taskId: string): Promise<boolean> {
     if (this.deps.engine.isRunningHere(taskId)) return false;
-    const entry = this.deps.repo.get(taskId);
+    const entry = await this.deps.repo.get(taskId);
     if (entry?.state !== 'done') return false;
-    if (this.deps.engine.get(taskId).state !== 'waiting_approval') return false;
-    if (!this.deps.repo.requeue(taskId)) return false;
-    this.pump();
+    if ((await this.deps.engine.get(taskId)).state !== 'waiting_approval') return false;
+    if (!(await this.deps.repo.requeue(taskId))) return false;
+    await this.pump();
     return true;
   }
 
   /** Whether the task has an entry that is not finished (pending, or running in some process). */
-  has(taskId: string): boolean {
-    const entry = this.deps.repo.get(taskId);
+  async has(taskId: string): Promise<boolean> {
+    const entry = await this.deps.repo.get(taskId);
     return entry !== undefined && entry.state !== 'done';
   }
 
-  /** Fills free slots with ready entries. Synchronous, so two pumps never interleave. */
-  pump(): void {
-    if (!this.started || this.stopping) return;
-    const free = this.deps.limits.concurrency - this.inFlight.size;
-    if (free <= 0) return;
-    const runningByAgent = this.deps.repo.runningByAgent();
-    let launched = 0;
-    for (const entry of this.deps.repo.ready(free + 64)) {
-      if (launched >= free) break;
-      if (entry.agentId !== undefined) {
-        const limit = this.deps.limits.perAgent(entry.agentId);
-        const running = runningByAgent.get(entry.agentId) ?? 0;
-        if (limit !== undefined && running >= limit) continue;
-        runningByAgent.set(entry.agentId, running + 1);
-      }
-      if (!this.deps.repo.claim(entry.seq, this.deps.pid, isoAt(this.deps.clock.now()))) continue;
-      launched++;
-      this.launch(entry);
-    }
+  /**
+   * Fills free slots with ready entries. Pumps never interleave: a pump asked for while one runs
+   * makes that one go round once more (and resolves with it), so no two claim past the limits.
+   */
+  pump(): Promise<void> {
+    this.pumpAgain = true;
+    this.pumping ??= this.pumpUntilSettled();
+    return this.pumping;
   }
 
   /** How many entries are pending, running (in any process) and done. */
-  counts(): { pending: number; running: number; done: number } {
+  counts(): Promise<{ pending: number; running: number; done: number }> {
     return this.deps.repo.counts();
   }
 
@@ -126,8 +129,8 @@ export class BackgroundQueue {
   /** Resolves when nothing is running here and nothing is ready to start. */
   async drain(): Promise<void> {
     for (;;) {
-      this.pump();
-      if (this.inFlight.size === 0 && this.deps.repo.ready(1).length === 0) return;
+      await this.pump();
+      if (this.inFlight.size === 0 && (await this.deps.repo.ready(1)).length === 0) return;
       await Promise.race([...this.inFlight.values(), sleep(20)]);
     }
   }
@@ -136,7 +139,52 @@ export class BackgroundQueue {
   async stop(): Promise<void> {
     this.stopping = true;
     this.started = false;
+    await this.pumping?.catch(() => undefined); // a pump mid-way may still launch the entry it claimed
     await Promise.all(this.inFlight.values());
+  }
+
+  /**
+   * Passes until no pump was asked for meanwhile. The last look at `pumpAgain` and the end of
+   * `pumping` happen with no await between, so a pump asked for at the end is never lost (and
+   * the first await comes before `pumping` is set, so the end cannot come first).
+   */
+  private async pumpUntilSettled(): Promise<void> {
+    try {
+      await this.released;
+      while (this.pumpAgain) {
+        this.pumpAgain = false;
+        await this.fill();
+      }
+    } finally {
+      this.pumping = undefined;
+    }
+  }
+
+  /** A pump nobody awaits (start-up, a run that ended): its failure is reported, not thrown. */
+  private kick(): void {
+    this.pump().catch(report);
+  }
+
+  private async fill(): Promise<void> {
+    if (!this.started || this.stopping) return;
+    const free = this.deps.limits.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const runningByAgent = await this.deps.repo.runningByAgent();
+    const limits = new Map<string, number | undefined>();
+    let launched = 0;
+    for (const entry of await this.deps.repo.ready(free + 64)) {
+      if (launched >= free || this.stopping) break;
+      if (entry.agentId !== undefined) {
+        if (!limits.has(entry.agentId)) limits.set(entry.agentId, await this.deps.limits.perAgent(entry.agentId));
+        const limit = limits.get(entry.agentId);
+        const running = runningByAgent.get(entry.agentId) ?? 0;
+        if (limit !== undefined && running >= limit) continue;
+        runningByAgent.set(entry.agentId, running + 1);
+      }
+      if (!(await this.deps.repo.claim(entry.seq, this.deps.pid, isoAt(this.deps.clock.now())))) continue;
+      launched++;
+      this.launch(entry);
+    }
   }
 
   private launch(entry: QueueEntry): void {
@@ -145,12 +193,11 @@ export class BackgroundQueue {
         this.deps.onError?.(entry.taskId, error);
         return `error: ${(error as Error)?.message ?? String(error)}`;
       })
-      .then((outcome) => {
-        this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now()));
-      })
+      .then((outcome) => this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now())))
+      .catch(report) // the entry stays running under this pid; a restart hands it back
       .finally(() => {
         this.inFlight.delete(entry.seq);
-        this.pump();
+        this.kick();
       });
     this.inFlight.set(entry.seq, done);
   }
@@ -164,7 +211,7 @@ export class BackgroundQueue {
       // Start-up recovery may already be driving this task here: wait for that run instead.
       if (!(error instanceof AgentDeskError && error.code === 'conflict') || !this.deps.engine.isRunningHere(taskId)) throw error;
       while (this.deps.engine.isRunningHere(taskId)) await sleep(20);
-      const task = this.deps.engine.get(taskId);
+      const task = await this.deps.engine.get(taskId);
       return isTerminal(task.state) ? task.state : `${task.state} (run by recovery)`;
     }
   }

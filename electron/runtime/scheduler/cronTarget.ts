@@ -28,12 +28,12 @@ function readPlaybookFile(file: string): string {
  * Anything broken throws, and costs no model call. `requester`: a client adding the job over
  * RPC is admitted by its scopes; a firing job was admitted when it was added.
  */
-export function buildCronTarget(
+export async function buildCronTarget(
   rt: Pick<RuntimeCore, 'home' | 'tasks'>,
   job: Pick<CronJobSpec, 'name' | 'target' | 'budget'>,
   agent: Agent | undefined,
   requester: TaskRequester = { kind: 'local' },
-): BuiltTarget {
+): Promise<BuiltTarget> {
   const shared = {
     requester,
     unattended: 'a cron job',
@@ -50,7 +50,7 @@ export function buildCronTarget(
   const file = job.target.path === undefined ? undefined : path.resolve(job.target.path);
   const text = job.target.source ?? readPlaybookFile(file!);
   const baseDir = path.resolve(job.target.baseDir ?? (file ? path.dirname(file) : rt.home));
-  const built = rt.tasks.build({
+  const built = await rt.tasks.build({
     ...shared,
     source: { kind: 'playbook', source: text, baseDir, ...(file && { file }) },
     inputs: job.target.inputs,
@@ -58,13 +58,32 @@ export function buildCronTarget(
   return { ...built, spec: { ...built.spec, title: `${built.spec.title} (cron: ${job.name})` } };
 }
 
+/** What firing a job creates, built before its transaction: the task, or why the job is broken. */
+export type FireTarget = { built: BuiltTarget } | { broken: unknown };
+
+/** Builds the task a job would create now; a broken job (missing agent or playbook…) yields why instead of throwing. */
+export async function fireTarget(
+  rt: Pick<RuntimeCore, 'home' | 'tasks'>,
+  job: CronJob,
+  find: (name: string) => Promise<Agent | undefined>,
+): Promise<FireTarget> {
+  try {
+    return { built: await buildCronTarget(rt, job, await agentOfJob(job, find)) };
+  } catch (error) {
+    return { broken: error };
+  }
+}
+
 /** The reason text for a blocked job. */
 export const blockedReason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Looks up a job's agent; a job naming a missing agent is broken. */
-export function agentOfJob(job: Pick<CronJob, 'agentId'>, find: (name: string) => Agent | undefined): Agent | undefined {
+export async function agentOfJob(
+  job: Pick<CronJob, 'agentId'>,
+  find: (name: string) => Promise<Agent | undefined>,
+): Promise<Agent | undefined> {
   if (job.agentId === undefined) return undefined;
-  const agent = find(job.agentId);
+  const agent = await find(job.agentId);
   if (!agent)
     throw new AgentDeskError('not_found', `agent "${job.agentId}" does not exist; create it with agents.create or change the job`);
   return agent;

@@ -7,13 +7,28 @@ import { isTerminal } from '../engine/stateMachine.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
 import { AgentRepo } from '../store/agentRepo.js';
 import { CronRepo } from '../store/cronRepo.js';
+import type { Repos } from '../store/store.js';
 import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import { BackgroundQueue } from './backgroundQueue.js';
 import { CronSchedule } from './cronSchedule.js';
-import { agentOfJob, blockedReason, buildCronTarget } from './cronTarget.js';
+import { agentOfJob, blockedReason, buildCronTarget, fireTarget, type FireTarget } from './cronTarget.js';
 
 /** A run record with the current state of its task. */
 export type CronRunView = CronRun & { taskState?: TaskState };
+
+/** One fire's transaction: the task record's repositories, and the cron and queue tables on the same session. */
+interface FireTx {
+  tx: Repos;
+  jobs: CronRepo;
+  queue: TaskQueueRepo;
+}
+
+const fireTx = (tx: Repos): FireTx => ({ tx, jobs: new CronRepo(tx.sql), queue: new TaskQueueRepo(tx.sql) });
+
+/** Scheduler errors with no caller to throw to (the loop, a wake-up): one line on stderr. */
+const report = (error: unknown): void => {
+  process.stderr.write(`agent-desk scheduler: ${(error as Error)?.message ?? String(error)}\n`);
+};
 
 /** Longest the background loop sleeps between looks at the clock (jobs added elsewhere are seen this soon). */
 const MAX_IDLE_MS = 1000;
@@ -33,94 +48,87 @@ export class Scheduler {
   private loopAbort: AbortController | undefined;
   private loopDone: Promise<void> | undefined;
   private stopWaking: (() => void) | undefined;
+  /** Wake-ups run one after another; `stop()` waits for the last. */
+  private waking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly rt: RuntimeCore,
     overrides: { concurrency?: number } = {},
   ) {
     this.clock = rt.clock;
-    this.jobs = new CronRepo(rt.store.db);
-    this.agents = new AgentRepo(rt.store.db);
+    this.jobs = new CronRepo(rt.store.sql);
+    this.agents = new AgentRepo(rt.store.sql);
     const limits = { ...rt.config.startup.scheduler, ...overrides };
     this.queue = new BackgroundQueue({
       engine: rt.engine,
-      repo: new TaskQueueRepo(rt.store.db),
+      repo: new TaskQueueRepo(rt.store.sql),
       clock: this.clock,
       pid: rt.pid,
       isAlive: processIsAlive,
-      limits: { concurrency: limits.concurrency, perAgent: (name) => this.agents.get(name)?.maxConcurrent },
+      limits: { concurrency: limits.concurrency, perAgent: async (name) => (await this.agents.get(name))?.maxConcurrent },
     });
   }
 
   /** Validates and stores a job; its first fire time is the next one after now. */
-  add(input: unknown): CronJob {
+  async add(input: unknown): Promise<CronJob> {
     const spec = parseSpec(input);
-    this.validate(spec);
+    await this.validate(spec);
     const now = this.clock.now();
     const job: CronJob = { ...spec, id: `cron_${ulid()}`, status: 'active', createdAt: isoAt(now), updatedAt: isoAt(now) };
     const scheduled = this.withNextRun(job, now);
-    this.jobs.save(scheduled);
+    await this.jobs.save(scheduled);
     return scheduled;
   }
 
-  list(): CronJob[] {
+  list(): Promise<CronJob[]> {
     return this.jobs.list();
   }
 
-  get(jobId: string): CronJob {
-    const job = this.jobs.get(jobId);
-    if (!job) throw new AgentDeskError('not_found', `no cron job ${jobId}`);
-    return job;
+  get(jobId: string): Promise<CronJob> {
+    return existing(this.jobs, jobId);
   }
 
   /** Applies a patch; a fixed blocked job becomes active again and is rescheduled from now. */
-  update(jobId: string, patch: Partial<CronJobSpec>): CronJob {
-    const current = this.get(jobId);
+  async update(jobId: string, patch: Partial<CronJobSpec>): Promise<CronJob> {
+    const current = await this.get(jobId);
     const { id, status, blockedReason: _reason, nextRunAt, lastRunAt, createdAt, updatedAt, ...spec } = current;
     (void status, _reason, nextRunAt, updatedAt);
     const merged = parseSpec({ ...spec, ...patch });
-    this.validate(merged);
+    await this.validate(merged);
     const now = this.clock.now();
     const job: CronJob = { ...merged, id, status: 'active', createdAt, updatedAt: isoAt(now), ...(lastRunAt && { lastRunAt }) };
     const scheduled = this.withNextRun(job, now);
-    this.jobs.save(scheduled);
+    await this.jobs.save(scheduled);
     return scheduled;
   }
 
-  remove(jobId: string): boolean {
+  remove(jobId: string): Promise<boolean> {
     return this.jobs.remove(jobId);
   }
 
   /** Fires a job now, outside its schedule (the overlap policy still applies). */
-  runNow(jobId: string): CronRunView {
-    const job = this.get(jobId);
+  async runNow(jobId: string): Promise<CronRunView> {
+    const job = await this.get(jobId);
+    const target = await fireTarget(this.rt, job, (name) => this.agents.get(name));
     const now = this.clock.now();
-    const run = this.rt.store.transaction(() => this.fire(job, now, 'manual', now));
-    this.queue.pump();
+    const run = await this.rt.store.transaction((tx) => this.fire(fireTx(tx), job, target, now, 'manual', now));
+    await this.queue.pump();
     this.rt.bus.emit('cron.fired', run);
     return this.view(run);
   }
 
   /** A job's runs, newest first, with their tasks' current states. */
-  runs(jobId: string, limit = 50): CronRunView[] {
-    this.get(jobId);
-    return this.jobs.runs(jobId, limit).map((r) => this.view(r));
+  async runs(jobId: string, limit = 50): Promise<CronRunView[]> {
+    await this.get(jobId);
+    return Promise.all((await this.jobs.runs(jobId, limit)).map((r) => this.view(r)));
   }
 
   /** Handles every job due at the clock's current time; returns the runs recorded. */
-  tick(): CronRun[] {
+  async tick(): Promise<CronRun[]> {
     const now = this.clock.now();
     const recorded: CronRun[] = [];
-    for (const job of this.jobs.due(isoAt(now))) {
-      const runs = this.rt.store.immediateTransaction(() => {
-        // Another process (a second worker, serve) may have fired it since this one looked.
-        const fresh = this.jobs.get(job.id);
-        const stillDue = fresh?.status === 'active' && fresh.enabled && fresh.nextRunAt !== undefined && fresh.nextRunAt <= isoAt(now);
-        return stillDue ? this.handleDue(fresh, now) : [];
-      });
-      recorded.push(...runs);
-    }
-    this.queue.pump();
+    for (const job of await this.jobs.due(isoAt(now))) recorded.push(...(await this.tickJob(job, now)));
+    await this.queue.pump();
     for (const run of recorded) this.rt.bus.emit('cron.fired', run);
     return recorded;
   }
@@ -134,7 +142,7 @@ export class Scheduler {
       { events: ['approval.resolved'] },
       (frame) => {
         const approval = frame.data as { taskId: string; status: string };
-        if (approval.status === 'approved' || approval.status === 'denied') this.wake(approval.taskId);
+        if (approval.status === 'approved' || approval.status === 'denied') this.queueWake(approval.taskId);
       },
       { elsewhere: true },
     );
@@ -150,7 +158,13 @@ export class Scheduler {
     this.loopAbort?.abort(new AgentDeskError('unavailable', 'scheduler stopped'));
     await this.loopDone;
     this.loopAbort = undefined;
+    await this.waking;
     await this.queue.stop();
+  }
+
+  /** Wakes a task after its approval was decided, behind the wake-ups before it; failures are reported. */
+  private queueWake(taskId: string): void {
+    this.waking = this.waking.then(() => this.wake(taskId)).catch(report);
   }
 
   /**
@@ -158,13 +172,13 @@ export class Scheduler {
    * hold), else — a run that detached and ended, e.g. `run --no-interactive` in a CLI that has
    * exited — resumed directly. A task running here or in another live process is left to it.
    */
-  private wake(taskId: string): void {
-    if (this.queue.wake(taskId)) return;
-    const task = this.rt.store.tasks.get(taskId);
+  private async wake(taskId: string): Promise<void> {
+    if (await this.queue.wake(taskId)) return;
+    const task = await this.rt.store.tasks.get(taskId);
     if (task?.state !== 'waiting_approval' || this.rt.engine.isRunningHere(taskId)) return;
-    if (this.queue.has(taskId)) return; // pending or running in the queue: it will get there
+    if (await this.queue.has(taskId)) return; // pending or running in the queue: it will get there
     try {
-      this.rt.engine.resume(taskId);
+      await this.rt.engine.resume(taskId);
     } catch (error) {
       if (!(error instanceof AgentDeskError && error.code === 'conflict')) throw error; // another live process runs it
     }
@@ -173,33 +187,61 @@ export class Scheduler {
   private async loop(signal: AbortSignal): Promise<void> {
     let lastTakeover = this.clock.now();
     while (!signal.aborted) {
+      let wait = MAX_IDLE_MS;
       try {
-        this.tick();
+        await this.tick();
         if (this.clock.now() - lastTakeover >= TAKEOVER_EVERY_MS) {
           lastTakeover = this.clock.now();
-          this.takeOverDead();
+          await this.takeOverDead();
         }
+        wait = await this.idleWait();
       } catch (error) {
-        process.stderr.write(`agent-desk scheduler: ${(error as Error).message}\n`);
+        report(error);
       }
-      const next = this.jobs.earliestDue();
-      const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(5, Date.parse(next) - this.clock.now()));
       await this.clock.sleep(wait, signal).catch(() => undefined);
     }
+  }
+
+  /** How long the loop may sleep: until the earliest fire time, at most MAX_IDLE_MS. */
+  private async idleWait(): Promise<number> {
+    const next = await this.jobs.earliestDue();
+    return next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(5, Date.parse(next) - this.clock.now()));
   }
 
   /**
    * Queue entries and task runs of processes that died go on here: a worker killed with SIGKILL
    * leaves its pid on them, and the next live scheduler (another worker, a restarted one) takes them.
    */
-  takeOverDead(): { entries: number; tasks: string[] } {
-    const entries = this.queue.takeOverDead();
-    const tasks = this.rt.engine.recoverOrphans();
+  async takeOverDead(): Promise<{ entries: number; tasks: string[] }> {
+    const entries = await this.queue.takeOverDead();
+    const tasks = await this.rt.engine.recoverOrphans();
     return { entries, tasks };
   }
 
+  /**
+   * Handles one due job in a write transaction of its own, its row re-read there (and locked on
+   * PostgreSQL), so two processes never fire one time twice.
+   */
+  private async tickJob(job: CronJob, now: number): Promise<CronRun[]> {
+    // Built before the transaction: building reads the store (the agent), which inside it must not.
+    const target = await fireTarget(this.rt, job, (name) => this.agents.get(name));
+    return this.rt.store.transaction(async (tx) => {
+      const t = fireTx(tx);
+      // Another process (a second worker, serve) may have fired it since this one looked, or
+      // edited it (the target was built from the row read before).
+      const fresh = await t.jobs.getForUpdate(job.id);
+      const stillDue =
+        fresh?.status === 'active' &&
+        fresh.enabled &&
+        fresh.nextRunAt !== undefined &&
+        fresh.nextRunAt <= isoAt(now) &&
+        fresh.updatedAt === job.updatedAt;
+      return stillDue ? this.handleDue(t, fresh, target, now) : [];
+    });
+  }
+
   /** Missed fire times by the missed-run policy, then the on-time one; advances the job. */
-  private handleDue(job: CronJob, now: number): CronRun[] {
+  private async handleDue(t: FireTx, job: CronJob, target: FireTarget, now: number): Promise<CronRun[]> {
     const schedule = new CronSchedule(job.schedule, job.timezone);
     const times = schedule.between(Date.parse(job.nextRunAt!), now);
     const graceMs = this.rt.config.startup.scheduler.missedGraceMs;
@@ -207,24 +249,24 @@ export class Scheduler {
     const missed = onTime === undefined ? times : times.slice(0, -1);
     const catchUp = job.missed === 'run_once' && onTime === undefined ? missed.at(-1) : undefined;
     const runs: CronRun[] = [];
-    for (const t of missed) {
-      if (t === catchUp) continue;
+    for (const time of missed) {
+      if (time === catchUp) continue;
       const reason =
         job.missed === 'skip'
           ? 'missed while the runtime was down (missed-run policy: skip)'
           : 'missed while the runtime was down; covered by one run (missed-run policy: run_once)';
       const reasonText = { code: job.missed === 'skip' ? 'cron.missedSkip' : 'cron.missedRunOnce', params: {} };
-      const run = this.record(job, t, 'schedule', 'skipped_missed', now, { reason, reasonText });
+      const run = await this.record(t.jobs, job, time, 'schedule', 'skipped_missed', now, { reason, reasonText });
       if (run) runs.push(run);
     }
     let current = job;
     const fireAt = onTime ?? catchUp;
     if (fireAt !== undefined) {
-      const run = this.fire(job, fireAt, onTime !== undefined ? 'schedule' : 'catch_up', now);
+      const run = await this.fire(t, job, target, fireAt, onTime !== undefined ? 'schedule' : 'catch_up', now);
       runs.push(run);
-      current = this.get(job.id); // firing may have blocked it
+      current = await existing(t.jobs, job.id); // firing may have blocked it
     }
-    if (current.status === 'active') this.jobs.save(this.withNextRun({ ...current, lastRunAt: isoAt(now) }, now));
+    if (current.status === 'active') await t.jobs.save(this.withNextRun({ ...current, lastRunAt: isoAt(now) }, now));
     return runs;
   }
 
@@ -233,13 +275,17 @@ export class Scheduler {
    * The fire time is claimed first (its unique run row): a second process firing the same time
    * finds it taken before it creates anything, and its transaction ends with nothing written.
    */
-  private fire(job: CronJob, scheduledFor: number, trigger: CronRun['trigger'], now: number): CronRun {
-    const claimed = this.record(job, scheduledFor, trigger, 'queued', now, {}) ?? this.duplicate(job, scheduledFor);
-    const settle = (run: CronRun) => (this.jobs.settleRun(run), run);
-    const active = this.jobs.taskIds(job.id).find((id) => {
-      const task = this.rt.store.tasks.get(id);
-      return task !== undefined && !isTerminal(task.state);
-    });
+  private async fire(
+    t: FireTx,
+    job: CronJob,
+    target: FireTarget,
+    scheduledFor: number,
+    trigger: CronRun['trigger'],
+    now: number,
+  ): Promise<CronRun> {
+    const claimed = (await this.record(t.jobs, job, scheduledFor, trigger, 'queued', now, {})) ?? this.duplicate(job, scheduledFor);
+    const settle = async (run: CronRun) => (await t.jobs.settleRun(run), run);
+    const active = await activeTask(t, job.id);
     if (active !== undefined && job.overlap === 'skip') {
       const reason = `task ${active} of the previous run is still active (overlap policy: skip)`;
       const reasonText = { code: 'cron.overlapSkip', params: { task: active } };
@@ -247,32 +293,33 @@ export class Scheduler {
     }
     let taskId: string;
     try {
-      const agent = agentOfJob(job, (name) => this.agents.get(name));
-      const built = buildCronTarget(this.rt, job, agent);
-      taskId = this.rt.tasks.createBuilt(built.spec).id;
+      if ('broken' in target) throw target.broken;
+      taskId = (await this.rt.tasks.createBuilt(target.built.spec, t.tx)).id;
     } catch (error) {
       const reason = blockedReason(error);
       const { nextRunAt: _next, ...rest } = job;
       void _next;
-      this.jobs.save({ ...rest, status: 'blocked', blockedReason: reason, updatedAt: isoAt(now) });
+      await t.jobs.save({ ...rest, status: 'blocked', blockedReason: reason, updatedAt: isoAt(now) });
       const reasonText = { code: 'text.verbatim', params: {}, detail: reason };
       return settle({ ...claimed, outcome: 'blocked', reason, reasonText });
     }
-    this.queue.add(taskId, {
+    const opts = {
       ...(job.agentId !== undefined && { agentId: job.agentId }),
       ...(job.overlap === 'queue' && { serialKey: `cron:${job.id}` }),
-    });
+    };
+    await this.queue.add(taskId, opts, t.queue);
     return settle({ ...claimed, taskId });
   }
 
-  private record(
+  private async record(
+    jobs: CronRepo,
     job: CronJob,
     scheduledFor: number,
     trigger: CronRun['trigger'],
     outcome: CronRun['outcome'],
     now: number,
     extra: Pick<CronRun, 'taskId' | 'reason' | 'reasonText'>,
-  ): CronRun | undefined {
+  ): Promise<CronRun | undefined> {
     const run: CronRun = {
       id: `crun_${ulid()}`,
       jobId: job.id,
@@ -282,24 +329,24 @@ export class Scheduler {
       outcome,
       ...extra,
     };
-    return this.jobs.addRun(run) ? run : undefined;
+    return (await jobs.addRun(run)) ? run : undefined;
   }
 
   private duplicate(job: CronJob, scheduledFor: number): never {
     throw new AgentDeskError('conflict', `fire time ${isoAt(scheduledFor)} of job ${job.id} was already handled`);
   }
 
-  private view(run: CronRun): CronRunView {
-    const state = run.taskId === undefined ? undefined : this.rt.store.tasks.get(run.taskId)?.state;
+  private async view(run: CronRun): Promise<CronRunView> {
+    const state = run.taskId === undefined ? undefined : (await this.rt.store.tasks.get(run.taskId))?.state;
     return state === undefined ? run : { ...run, taskState: state };
   }
 
   /** Checks what can be checked without firing: schedule, time zone, agent, playbook and inputs. */
-  private validate(spec: CronJobSpec): void {
+  private async validate(spec: CronJobSpec): Promise<void> {
     new CronSchedule(spec.schedule, spec.timezone);
-    const agent = agentOfJob(spec, (name) => this.agents.get(name));
-    const { spec: task } = buildCronTarget(this.rt, spec, agent);
-    this.rt.gate.checkTask(task); // e.g. the agent's policy profile is not in the config
+    const agent = await agentOfJob(spec, (name) => this.agents.get(name));
+    const { spec: task } = await buildCronTarget(this.rt, spec, agent);
+    await this.rt.gate.checkTask(task); // e.g. the agent's policy profile is not in the config
   }
 
   private withNextRun(job: CronJob, now: number): CronJob {
@@ -309,6 +356,22 @@ export class Scheduler {
     const next = new CronSchedule(job.schedule, job.timezone).next(now);
     return next === undefined ? { ...rest, status: 'paused' } : { ...rest, status: 'active', nextRunAt: isoAt(next) };
   }
+}
+
+/** The job, or not_found. */
+async function existing(jobs: CronRepo, jobId: string): Promise<CronJob> {
+  const job = await jobs.get(jobId);
+  if (!job) throw new AgentDeskError('not_found', `no cron job ${jobId}`);
+  return job;
+}
+
+/** The newest task of the job's earlier runs that has not ended, if any. */
+async function activeTask(t: FireTx, jobId: string): Promise<string | undefined> {
+  for (const id of await t.jobs.taskIds(jobId)) {
+    const task = await t.tx.tasks.get(id);
+    if (task !== undefined && !isTerminal(task.state)) return id;
+  }
+  return undefined;
 }
 
 function parseSpec(input: unknown): CronJobSpec {

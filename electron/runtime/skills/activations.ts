@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { RuleCall } from '../policy/ruleEngine.js';
+import type { SqlSession } from '../store/sql/sqlPort.js';
 import { AllowedTools, SKILLS_READ } from './allowedTools.js';
 
 /** One skill put in use by a `skills.read` step. */
@@ -18,6 +18,10 @@ interface ActiveSkill {
 /** Compiled activations kept in memory (a completed step's output never changes); more are read again. */
 const MAX_CACHED = 4096;
 
+// The tool is a literal, not a parameter: only then can SQLite use the partial index (migration 9).
+const COMPLETED_READS = `SELECT id FROM steps WHERE task_id = ? AND tool = '${SKILLS_READ}' AND status = 'completed' ORDER BY idx, attempt`;
+const OUTPUT_OF = 'SELECT output FROM steps WHERE id = ?';
+
 /**
  * The skills each task has in use, and what they let it call. The record is the task's own
  * completed `skills.read` steps (their output names the skill and its `allowed-tools` as read
@@ -28,22 +32,17 @@ const MAX_CACHED = 4096;
  * that tells the model to read a permissive skill gains nothing.
  */
 export class SkillActivations {
-  private readonly completedReads: Database.Statement<[string]>;
-  private readonly outputOf: Database.Statement<[string]>;
   /** Compiled activations by step id. */
   private readonly byStep = new Map<string, ActiveSkill>();
   /** Reads this process ran whose completed row is not written yet, by task. */
   private readonly running = new Map<string, ActiveSkill[]>();
   /** A task's completed reads as last looked up, kept until `reload` and while this process runs no read for it. */
-  private readonly seen = new Map<string, string[]>();
+  private readonly seen = new Map<string, { ids: string[]; at: number }>();
+  /** Numbers lookups and reloads in the order they start (`at`), so an answer overtaken by either is not kept. */
+  private sequence = 0;
+  private reloadedAt = 0;
 
-  constructor(db: Database.Database) {
-    // The tool is a literal, not a parameter: only then can SQLite use the partial index (migration 9).
-    this.completedReads = db.prepare(
-      `SELECT id FROM steps WHERE task_id = ? AND tool = '${SKILLS_READ}' AND status = 'completed' ORDER BY idx, attempt`,
-    );
-    this.outputOf = db.prepare('SELECT output FROM steps WHERE id = ?');
-  }
+  constructor(private readonly sql: SqlSession) {}
 
   /**
    * This process takes up the task (its runner lease): look its reads up again at the next
@@ -52,6 +51,7 @@ export class SkillActivations {
    */
   reload(taskId: string): void {
     this.seen.delete(taskId);
+    this.reloadedAt = ++this.sequence;
   }
 
   /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */
@@ -64,13 +64,13 @@ export class SkillActivations {
   }
 
   /** The skills the task has in use, in the order they were read. */
-  inUse(taskId: string): SkillActivation[] {
-    return this.load(taskId).map((a) => a.activation);
+  async inUse(taskId: string): Promise<SkillActivation[]> {
+    return (await this.load(taskId)).map((a) => a.activation);
   }
 
   /** Why a skill in use forbids this call, or undefined when every one permits it. */
-  refusal(taskId: string, call: RuleCall): string | undefined {
-    for (const { activation, allowed } of this.load(taskId)) {
+  async refusal(taskId: string, call: RuleCall): Promise<string | undefined> {
+    for (const { activation, allowed } of await this.load(taskId)) {
       if (!allowed || allowed.permits(call)) continue;
       const entries = [...allowed.entries, SKILLS_READ].join(', ');
       const what = call.subject === '' ? `"${call.tool}"` : `"${call.tool}" on "${call.subject}"`;
@@ -79,16 +79,21 @@ export class SkillActivations {
     return undefined;
   }
 
-  private load(taskId: string): ActiveSkill[] {
-    const ids = this.completedReadIds(taskId);
-    const active = ids.map((id) => this.completed(id));
+  private async load(taskId: string): Promise<ActiveSkill[]> {
+    // The running reads as they were before the lookup, and again after it: a read whose row
+    // lands meanwhile is among the ids or among these, even when another decision forgets it.
+    const before = [...(this.running.get(taskId) ?? [])];
+    const ids = await this.completedReadIds(taskId);
+    const active: ActiveSkill[] = [];
+    for (const id of ids) active.push(this.byStep.get(id) ?? (await this.completed(id)));
     const running = this.running.get(taskId);
     if (running) {
-      const pending = running.filter((a) => !ids.includes(a.activation.stepId));
-      if (pending.length === 0) this.running.delete(taskId);
-      else this.running.set(taskId, pending);
-      active.push(...pending);
+      const left = running.filter((a) => !ids.includes(a.activation.stepId));
+      if (left.length === 0) this.running.delete(taskId);
+      else this.running.set(taskId, left);
     }
+    const pending = new Set([...before, ...(running ?? [])]);
+    active.push(...[...pending].filter((a) => !ids.includes(a.activation.stepId)));
     return active;
   }
 
@@ -96,19 +101,25 @@ export class SkillActivations {
    * The ids of the task's completed `skills.read` steps: looked up once per lease (see `reload`)
    * and again while a read of this process for the task waits for its row.
    */
-  private completedReadIds(taskId: string): string[] {
+  private async completedReadIds(taskId: string): Promise<string[]> {
     const hit = this.seen.get(taskId);
-    if (hit && !this.running.has(taskId)) return hit;
-    const ids = (this.completedReads.all(taskId) as { id: string }[]).map((row) => row.id);
+    if (hit && !this.running.has(taskId)) return hit.ids;
+    const at = ++this.sequence;
+    const ids = (await this.sql.all<{ id: string }>(COMPLETED_READS, [taskId])).map((row) => row.id);
+    // A reload since it started (it may predate the lease) or a later lookup kept already (it read
+    // more): this answer serves its own decision only.
+    const kept = this.seen.get(taskId);
+    if (at < this.reloadedAt || (kept && kept.at > at)) return ids;
     if (this.seen.size >= MAX_CACHED) this.seen.delete(this.seen.keys().next().value!);
-    this.seen.set(taskId, ids);
+    this.seen.set(taskId, { ids, at });
     return ids;
   }
 
-  private completed(stepId: string): ActiveSkill {
+  private async completed(stepId: string): Promise<ActiveSkill> {
+    const row = await this.sql.get<{ output: string | null }>(OUTPUT_OF, [stepId]);
+    // Another decision may have compiled it meanwhile: keep the one object.
     let active = this.byStep.get(stepId);
     if (!active) {
-      const row = this.outputOf.get(stepId) as { output: string | null } | undefined;
       active = compile(activationOf(stepId, row?.output ?? null));
       if (this.byStep.size >= MAX_CACHED) this.byStep.delete(this.byStep.keys().next().value!);
       this.byStep.set(stepId, active);

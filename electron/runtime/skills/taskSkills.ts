@@ -10,11 +10,11 @@ import { skillsPromptSection } from './skillsPrompt.js';
  * them; what was found, and every folder skipped with why, goes to the task's trace. A task
  * whose agent may not call `skills.read` is offered none.
  */
-export function offeredSkills(rt: Pick<RuntimeCore, 'home' | 'registry' | 'trace'>, task: Task): string | undefined {
-  if (rt.registry.filterFor(task)?.(SKILLS_READ) === false) return undefined;
+export async function offeredSkills(rt: Pick<RuntimeCore, 'home' | 'registry' | 'trace'>, task: Task): Promise<string | undefined> {
+  if ((await rt.registry.filterFor(task))?.(SKILLS_READ) === false) return undefined;
   const { skills, problems } = discoverSkills(skillRoots(rt.home, task.workspace));
   if (skills.length > 0 || problems.length > 0) {
-    rt.trace.append(task.id, 'skills.loaded', {
+    await rt.trace.append(task.id, 'skills.loaded', {
       skills: skills.map((s) => ({ name: s.name, source: s.source, ...(s.allowedTools && { allowedTools: s.allowedTools }) })),
       problems,
     });

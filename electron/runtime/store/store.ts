@@ -23,12 +23,18 @@ export interface Repos {
   /** A task's conversation as people read it (messages, model text, the answer). */
   readonly events: TaskEventRepo;
   readonly idempotency: IdempotencyRepo;
+  /**
+   * Runs `fn` once what was written here has landed (at once outside a transaction; never when the
+   * transaction rolls back): events about rows must not reach listeners before the rows do.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /** The task record's repositories over one session. */
-export function reposOn(sql: SqlSession): Repos {
+export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void = (fn) => fn()): Repos {
   return {
     sql,
+    afterCommit,
     tasks: new TaskRepo(sql),
     steps: new StepRepo(sql),
     approvals: new ApprovalRepo(sql),
@@ -54,6 +60,7 @@ export class Store implements Repos {
   readonly trace: TraceRepo;
   readonly events: TaskEventRepo;
   readonly idempotency: IdempotencyRepo;
+  readonly afterCommit = (fn: () => void): void => fn();
 
   constructor(
     database: SqlDatabase,
@@ -83,8 +90,11 @@ export class Store implements Repos {
    * Runs `fn` in one write transaction: all of it lands, or none. `fn` writes through the
    * repositories it is given (a statement on the store itself from inside would run outside it).
    */
-  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => fn(reposOn(tx)));
+  async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
+    const landed: (() => void)[] = [];
+    const result = await this.sql.transaction((tx) => fn(reposOn(tx, (after) => void landed.push(after))));
+    for (const after of landed) after();
+    return result;
   }
 
   close(): Promise<void> {

@@ -48,7 +48,7 @@ export interface TaskRequest {
 /** What building a task needs: the configured budget, agents, and the playbook checks of the registry. */
 export interface TaskServiceDeps {
   configBudget: Partial<Budget>;
-  agent: (name: string) => Agent | undefined;
+  agent: (name: string) => Promise<Agent | undefined>;
   playbookChecks: () => Pick<ParsePlaybookOptions, 'toolInput' | 'capabilityKnown'>;
 }
 
@@ -63,8 +63,8 @@ export interface BuiltTask {
 }
 
 /** Builds a task spec: parses and checks the playbook, binds inputs, merges budgets, applies admission rules. */
-export function buildTask(deps: TaskServiceDeps, request: TaskRequest): BuiltTask {
-  const agent = request.agent === undefined ? undefined : deps.agent(request.agent);
+export async function buildTask(deps: TaskServiceDeps, request: TaskRequest): Promise<BuiltTask> {
+  const agent = request.agent === undefined ? undefined : await deps.agent(request.agent);
   const options = sharedOptions(request);
   if (request.source.kind === 'goal') {
     const { goal, model, checks } = request.source;

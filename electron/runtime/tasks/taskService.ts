@@ -1,5 +1,6 @@
 import type { Budget, Playbook, Task } from '../../contract/index.js';
 import type { TaskEngine, TaskSpec } from '../engine/taskEngine.js';
+import type { Repos } from '../store/store.js';
 import { registryChecks } from '../planning/playbook/parse.js';
 import type { AgentRepo } from '../store/agentRepo.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -30,19 +31,23 @@ export class TaskService {
   }
 
   /** Builds a task spec from a request without creating anything (cron validates its jobs this way). */
-  build(request: TaskRequest): BuiltTask {
+  build(request: TaskRequest): Promise<BuiltTask> {
     return buildTask(this.deps, request);
   }
 
   /** Builds and records a task (queued; nothing runs yet), with the secret inputs for its run. */
-  create(request: TaskRequest): { task: Task; secrets: Record<string, string> } {
-    const built = this.build(request);
-    return { task: this.engine.create(built.spec), secrets: built.secrets };
+  async create(request: TaskRequest): Promise<{ task: Task; secrets: Record<string, string> }> {
+    const built = await this.build(request);
+    return { task: await this.engine.create(built.spec), secrets: built.secrets };
   }
 
-  /** Records a task already built by `build` (or derived from a parent's, as delegation does). */
-  createBuilt(spec: TaskSpec): Task {
-    return this.engine.create(spec);
+  /**
+   * Records a task already built by `build` (or derived from a parent's, as delegation does).
+   * `tx`: a transaction of the caller's the task joins (see TaskEngine.create); build before it,
+   * since building reads the store.
+   */
+  createBuilt(spec: TaskSpec, tx?: Repos): Promise<Task> {
+    return this.engine.create(spec, tx);
   }
 
   /** Parses and checks a playbook against the registry's tools (many tasks of one playbook parse once). */

@@ -7,7 +7,7 @@ import type { AnyTool } from './types.js';
 export type ToolUser = Pick<Task, 'agent' | 'policyProfile'>;
 
 /** Given a task, a predicate over the tool names it may be offered, or undefined for all. */
-export type TaskToolFilter = (task: ToolUser) => ((tool: string) => boolean) | undefined;
+export type TaskToolFilter = (task: ToolUser) => Promise<((tool: string) => boolean) | undefined>;
 
 /** The tools known to the runtime, by unique name. */
 export class ToolRegistry {
@@ -23,7 +23,7 @@ export class ToolRegistry {
   }
 
   /** Which tool names a task may be offered; undefined: every tool. */
-  filterFor(task: ToolUser): ((tool: string) => boolean) | undefined {
+  async filterFor(task: ToolUser): Promise<((tool: string) => boolean) | undefined> {
     return this.taskFilter?.(task);
   }
 

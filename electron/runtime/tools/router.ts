@@ -59,8 +59,8 @@ export class ToolRouter {
   constructor(private readonly registry: ToolRegistry) {}
 
   /** The ordered candidates for a step; throws AgentDeskError when none can run it. */
-  plan(request: RouteRequest): RoutePlan {
-    const permit = request.task === undefined ? undefined : this.registry.filterFor(request.task);
+  async plan(request: RouteRequest): Promise<RoutePlan> {
+    const permit = request.task === undefined ? undefined : await this.registry.filterFor(request.task);
     if (request.tool !== undefined) return this.planNamed(request.tool, request, permit);
     if (request.capability !== undefined) return this.planCapability(request.capability, request.args, permit, request.task?.workspace);
     throw new AgentDeskError('invalid_params', 'a step must name a tool or a capability');
@@ -73,8 +73,8 @@ export class ToolRouter {
    * lower-tier tool is offered where the best tier is not; a task with a desktop is offered the
    * gui tier too, a task with `sandbox: "none"` none of it.
    */
-  offer(options: { includeTiers?: readonly Tier[]; task?: RouteTask } = {}): AnyTool[] {
-    const permit = options.task === undefined ? undefined : this.registry.filterFor(options.task);
+  async offer(options: { includeTiers?: readonly Tier[]; task?: RouteTask } = {}): Promise<AnyTool[]> {
+    const permit = options.task === undefined ? undefined : await this.registry.filterFor(options.task);
     const sandbox = options.task?.sandbox;
     const available = this.registry
       .list()

@@ -146,7 +146,7 @@ describe('a killed fs.write leaves no temp file behind', () => {
       const bytes = (24 << 20) * (trial + 1); // larger each time the kill came too late
       // The task is created by a runtime of its own on the same data folder; the CLI runs it.
       const creator = openTestRuntime({ home: sandbox.home });
-      const task = createPlaybookTask(creator.rt, BIG_WRITE, { inputs: { blob: 'x'.repeat(bytes) } });
+      const task = await createPlaybookTask(creator.rt, BIG_WRITE, { inputs: { blob: 'x'.repeat(bytes) } });
       await creator.rt.close();
 
       const run = sandbox.spawn(['run', '--resume', task.id, '--json']);

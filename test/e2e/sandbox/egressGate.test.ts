@@ -115,11 +115,11 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     rt: TestRuntime,
     path: string,
   ): Promise<{ run: Promise<{ state: string }>; approval: Approval; taskId: string }> {
-    const task = createPlaybookTask(rt.rt, playbook(path));
+    const task = await createPlaybookTask(rt.rt, playbook(path));
     const run = rt.rt.engine.run(task.id);
     const waiting = await waitForState(rt.rt, task.id, ['waiting_approval', 'failed', 'succeeded'], 180_000);
     expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-    const [approval] = rt.rt.approvals.list({ taskId: task.id, status: 'pending' });
+    const [approval] = await rt.rt.approvals.list({ taskId: task.id, status: 'pending' });
     return { run, approval: approval!, taskId: task.id };
   }
 
@@ -138,7 +138,7 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
         .toString(),
     ).toBe('PNG');
 
-    rt.rt.approvals.decide(approval.id, { decision: 'approve', remember: 'once' }, 'test');
+    await rt.rt.approvals.decide(approval.id, { decision: 'approve', remember: 'once' }, 'test');
     expect((await run).state).toBe('succeeded');
     expect(shop.got).toEqual(['POST /order item=lamp&qty=2']);
     await expect.poll(() => desktopContainers(rt.home), { timeout: 20_000 }).toEqual([]);
@@ -147,7 +147,7 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
   it('denied, the order never reaches the shop and the task fails', async () => {
     const rt = open();
     const { run, approval } = await untilApproval(rt, '/form');
-    rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
+    await rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     expect((await run).state).toBe('failed');
     expect(shop.got).toEqual([]);
   }, 300_000);
@@ -164,14 +164,14 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
         fields: { amount: '99.00', currency: 'EUR' },
       }),
     ]);
-    rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
+    await rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     expect((await run).state).toBe('failed');
     expect(shop.got).toEqual([]);
   }, 300_000);
 
   it('attack: an allowed write that 307-redirects to a host outside the allowlist stops at that hop', async () => {
     const rt = open({ allowWrites: [shopOrigin] });
-    const task = createPlaybookTask(rt.rt, playbook('/redirecting'));
+    const task = await createPlaybookTask(rt.rt, playbook('/redirecting'));
     const done = await rt.rt.engine.run(task.id);
     expect(done.state, `the write itself was allowed by policy.allowWrites (${done.stateReason})`).toBe('succeeded');
     expect(shop.got).toEqual(['POST /hop note=hello']);
@@ -185,7 +185,7 @@ describe.skipIf(skip)(`the desktop's requests meet the effect gate in the egress
     expect(approval.preview.effects).toEqual([
       expect.objectContaining({ method: 'CONNECT', url: 'https://checkout.stripe.com:443/', risk: 'payment' }),
     ]);
-    rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
+    await rt.rt.approvals.decide(approval.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     expect((await run).state).toBe('failed');
   }, 300_000);
 });

@@ -62,10 +62,10 @@ describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
     open();
     const frames: EventFrame[] = [];
     h.rt.bus.on({ events: ['screen.frame'] }, (f) => frames.push(f));
-    const task = createPlaybookTask(h.rt, SHOP);
+    const task = await createPlaybookTask(h.rt, SHOP);
     const run = h.rt.engine.run(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval'], 120_000);
-    const [approval] = h.rt.approvals.list({ taskId: task.id, status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ taskId: task.id, status: 'pending' });
     expect(approval).toMatchObject({ tool: 'computer', risks: ['payment'], rememberable: false });
     expect(approval!.preview.summary).toMatch(/提交订单/);
     expect(approval!.preview.summary).toMatch(/payment/);
@@ -75,7 +75,7 @@ describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
         .toString(),
     ).toBe('PNG');
     expect(await containers()).toHaveLength(1);
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     const done = await run;
     expect(done.state).toBe('succeeded');
     expect(frames.length).toBeGreaterThan(0);
@@ -86,11 +86,11 @@ describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
 
   it('cancelling a GUI task destroys its sandbox', async () => {
     open();
-    const task = createPlaybookTask(h.rt, SPINNER);
+    const task = await createPlaybookTask(h.rt, SPINNER);
     const run = h.rt.engine.run(task.id);
     await expect.poll(async () => (await containers()).length, { timeout: 120_000 }).toBe(1);
-    await expect.poll(() => h.rt.engine.get(task.id).usage.steps, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-    h.rt.engine.cancel(task.id);
+    await expect.poll(async () => (await h.rt.engine.get(task.id)).usage.steps, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await h.rt.engine.cancel(task.id);
     expect((await run).state).toBe('cancelled');
     await expect.poll(containers, { timeout: 20_000 }).toEqual([]);
   }, 180_000);

@@ -42,7 +42,7 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
     const frames: ScreenFrame[] = [];
     h.rt.bus.on({ events: ['screen.frame'] }, (f) => frames.push(f.data as ScreenFrame));
 
-    const task = createPlaybookTask(h.rt, ORDER);
+    const task = await createPlaybookTask(h.rt, ORDER);
     const firstRun = h.rt.engine.run(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval'], 120_000);
 
@@ -95,8 +95,8 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
     // Released: the agent resumes at its pending click, which saves what the person typed.
     await call('tasks.release', { taskId: task.id });
     await waitForState(h.rt, task.id, ['waiting_approval'], 60_000);
-    const [approval] = h.rt.approvals.list({ taskId: task.id, status: 'pending' });
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    const [approval] = await h.rt.approvals.list({ taskId: task.id, status: 'pending' });
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     const done = await waitForState(h.rt, task.id, ['succeeded', 'failed'], 120_000);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(done.checks[0]).toMatchObject({ name: "the person's note was saved", passed: true });

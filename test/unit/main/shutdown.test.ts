@@ -16,12 +16,12 @@ function recorder(idleInTime: boolean): { parts: ShutdownParts; calls: string[] 
   const parts: ShutdownParts = {
     stopScheduler: async () => void calls.push('stopScheduler'),
     closeBridge: () => void calls.push('closeBridge'),
-    workingTasks: () => [{ id: 't1' }, { id: 't2' }] as never,
-    pause: (id) => void calls.push(`pause ${id}`),
+    workingTasks: async () => [{ id: 't1' }, { id: 't2' }] as never,
+    pause: async (id) => void calls.push(`pause ${id}`),
     waitIdle: async () => (calls.push('waitIdle'), idleInTime),
     rememberPaused: (ids) => void calls.push(`remember ${ids.join(',')}`),
     closeRuntime: async () => void calls.push('closeRuntime'),
-    closeStore: () => void calls.push('closeStore'),
+    closeStore: async () => void calls.push('closeStore'),
   };
   return { parts, calls };
 }
@@ -55,23 +55,23 @@ describe('Electron main shutdown', () => {
     });
     harness = openTestRuntime({ tools: [gate] });
     const rt = harness.rt;
-    const task = createPlaybookTask(rt, TWO_STEPS);
-    rt.engine.start(task.id);
+    const task = await createPlaybookTask(rt, TWO_STEPS);
+    await rt.engine.start(task.id);
     await pollUntil('the first step to start', () => (calls === 1 ? true : undefined));
 
     const real = runtimeShutdownParts(rt, rt.scheduler, () => undefined);
     // The in-flight call finishes only after the pause was asked for: the run must stop at the boundary.
-    const paused = await shutdownRuntime({ ...real, pause: (id) => (real.pause(id), release()) }, 20_000);
+    const paused = await shutdownRuntime({ ...real, pause: async (id) => (await real.pause(id), release()) }, 20_000);
     expect(paused).toEqual([task.id]);
 
     const next = harness.another();
     harness.rt = next;
-    expect(next.engine.get(task.id).state).toBe('paused');
-    expect(next.engine.steps(task.id).map((s) => s.status)).toEqual(['completed']);
-    const toResume = takePausedAtQuit(next.home, (id) => next.store.tasks.get(id)?.state);
+    expect((await next.engine.get(task.id)).state).toBe('paused');
+    expect((await next.engine.steps(task.id)).map((s) => s.status)).toEqual(['completed']);
+    const toResume = await takePausedAtQuit(next.home, async (id) => (await next.store.tasks.get(id))?.state);
     expect(toResume).toEqual([task.id]);
-    expect(takePausedAtQuit(next.home, () => 'paused')).toEqual([]); // taken once
-    for (const id of toResume) next.engine.resume(id);
+    expect(await takePausedAtQuit(next.home, async () => 'paused')).toEqual([]); // taken once
+    for (const id of toResume) await next.engine.resume(id);
     await waitForState(next, task.id, ['succeeded']);
     expect(calls).toBe(2);
   });
@@ -83,8 +83,8 @@ describe('Electron main shutdown', () => {
     });
     harness = openTestRuntime({ tools: [hang] });
     const rt = harness.rt;
-    const task = createPlaybookTask(rt, 'name: hang\nsteps:\n  - id: stuck\n    tool: test.hang\n');
-    rt.engine.start(task.id);
+    const task = await createPlaybookTask(rt, 'name: hang\nsteps:\n  - id: stuck\n    tool: test.hang\n');
+    await rt.engine.start(task.id);
     await pollUntil('the call to start', () => (started ? true : undefined));
     expect(
       await shutdownRuntime(
@@ -95,7 +95,7 @@ describe('Electron main shutdown', () => {
 
     const next = harness.another();
     harness.rt = next;
-    expect(next.store.tasks.get(task.id)?.state).toBe('running');
-    expect(next.store.tasks.control(task.id).control).toBeNull();
+    expect((await next.store.tasks.get(task.id))?.state).toBe('running');
+    expect((await next.store.tasks.control(task.id)).control).toBeNull();
   });
 });

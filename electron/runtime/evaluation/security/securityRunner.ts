@@ -218,10 +218,10 @@ async function runAnsweringApprovals(
     // What a wait writes may follow it asynchronously (a saved page): give it a moment first.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     whileWaiting.push(...dataFolderTargets(home, workspace).map((t) => ({ ...t, source: `${t.source} (while waiting)` })));
-    for (const approval of rt.approvals.list({ taskId: task.id, status: 'pending' })) {
+    for (const approval of await rt.approvals.list({ taskId: task.id, status: 'pending' })) {
       asked++;
       const reason = decision === 'deny' ? 'the security suite denies every approval' : 'control run: every approval granted';
-      rt.approvals.decide(approval.id, { decision, remember: 'once', reason }, 'eval');
+      await rt.approvals.decide(approval.id, { decision, remember: 'once', reason }, 'eval');
     }
     task = await rt.engine.run(task.id, { detachOnApproval: true });
   }

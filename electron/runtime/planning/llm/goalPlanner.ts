@@ -11,9 +11,9 @@ export const REVIEW_REASON = 'review acceptance checks';
 /** Where intent proposals are kept between the proposal and the review (the trace). */
 export interface IntentHooks {
   /** The proposal already recorded and not yet reviewed, if any. */
-  pending(task: Task): AcceptanceCheck[] | undefined;
+  pending(task: Task): Promise<AcceptanceCheck[] | undefined>;
   /** Records a new proposal. */
-  proposed(task: Task, checks: AcceptanceCheck[]): void;
+  proposed(task: Task, checks: AcceptanceCheck[]): Promise<unknown>;
 }
 
 /**
@@ -33,7 +33,7 @@ export class GoalPlanner implements Planner {
 
   async next(state: PlannerState, signal: AbortSignal): Promise<PlannerDecision> {
     try {
-      this.provider.resolve();
+      await this.provider.resolve();
     } catch (error) {
       return { type: 'fail', reason: error instanceof Error ? error.message : String(error) };
     }
@@ -42,7 +42,7 @@ export class GoalPlanner implements Planner {
   }
 
   private async review(intent: IntentHooks, signal: AbortSignal): Promise<PlannerDecision> {
-    if (intent.pending(this.task)) return { type: 'wait', reason: REVIEW_REASON };
+    if (await intent.pending(this.task)) return { type: 'wait', reason: REVIEW_REASON };
     const goal = this.task.plan.kind === 'goal' ? this.task.plan.goal : this.task.title;
     let outcome: Awaited<ReturnType<typeof proposeChecks>>;
     try {
@@ -53,7 +53,7 @@ export class GoalPlanner implements Planner {
     }
     const usage = this.plannerUsage(outcome.calls, outcome.usage);
     if (!outcome.ok) return { type: 'fail', reason: outcome.reason, usage };
-    intent.proposed(this.task, outcome.checks);
+    await intent.proposed(this.task, outcome.checks);
     return { type: 'wait', reason: REVIEW_REASON, usage };
   }
 

@@ -21,16 +21,16 @@ export interface LlmGoalOptions {
   /** The tools a task may be offered (filtered per task when it starts). */
   registry: ToolRegistry;
   /** Called when the task first plans (not at creation), so a missing model fails the task, not `tasks.create`. */
-  provider: (task: Task) => ModelProvider;
+  provider: (task: Task) => ModelProvider | Promise<ModelProvider>;
   /** The checks that decide success (from intent review, an eval file, …). */
   acceptance: (task: Task) => AcceptanceCheck[];
   /** A table, or a getter read when each task's plan is built (config may change between tasks). */
   prices?: PriceTable | (() => PriceTable);
   systemPrompt?: string;
   /** The memory snapshot for the task's stable prefix (read once, at its first model call). */
-  memory?: (task: Task) => string | undefined;
+  memory?: (task: Task) => string | undefined | Promise<string | undefined>;
   /** The skills' names and descriptions for the task's stable prefix (read once, at its first model call). */
-  skills?: (task: Task) => string | undefined;
+  skills?: (task: Task) => string | undefined | Promise<string | undefined>;
   /** Where each task's conversation is saved, so a resumed task continues it. */
   plannerState?: (task: Task) => PlannerStateStore;
   /** Lower tiers offered even where a higher tier covers the capability. */
@@ -59,28 +59,28 @@ export function readProjectContext(workspace: string): string | undefined {
 /** Routes `goal` tasks to an LLM planner and leaves playbooks to the playbook factory. */
 export function withLlmGoals(options: LlmGoalOptions): (playbooks: PlanFactory) => PlanFactory {
   return (playbooks) =>
-    (task: Task, parsed?: Playbook): TaskPlan => {
+    async (task: Task, parsed?: Playbook): Promise<TaskPlan> => {
       if (task.plan.kind !== 'goal') return playbooks(task, parsed);
       // With the task: only the tools its agent may use are offered.
-      const offered = new ToolRouter(options.registry).offer({
+      const offered = await new ToolRouter(options.registry).offer({
         task,
         ...(options.includeTiers && { includeTiers: options.includeTiers }),
       });
       const goal = task.plan.goal;
       // Computer use is the provider's own protocol over the real `computer` tool, when the task may use it.
       const computer = offered.some((t) => t.name === 'computer') ? options.computer?.(task) : undefined;
-      const provider = new LazyProvider(() => {
-        const model = options.provider(task);
+      const provider = new LazyProvider(async () => {
+        const model = await options.provider(task);
         return options.redactor ? new RedactingProvider(model, options.redactor) : model;
       });
       const prices = typeof options.prices === 'function' ? options.prices() : options.prices;
       const planner = new LlmPlanner({
         provider,
         catalog: buildCatalog(offered),
-        prefix: () => {
+        prefix: async () => {
           const projectContext = readProjectContext(task.workspace);
-          const memory = options.memory?.(task);
-          const skills = options.skills?.(task);
+          const memory = await options.memory?.(task);
+          const skills = await options.skills?.(task);
           return {
             systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
             goal,

@@ -32,19 +32,19 @@ export function goalsModule(core: RuntimeCore, parts: { memory: MemoryService; m
   const plans = withLlmGoals({
     computer: (task) => (task.sandbox === 'desktop' ? chooseModelSpace(core.config.current().sandbox.screen) : undefined),
     registry: core.registry,
-    provider: (task) => {
+    provider: async (task) => {
       const config = models();
       if (parts.model) return meteredTaskProvider(core, task, parts.model.provider(task), config);
-      return taskModelProvider(core, task, modelRefFor(core, task, config), config);
+      return taskModelProvider(core, task, await modelRefFor(core, task, config), config);
     },
     acceptance: (task) => (task.plan.kind === 'goal' ? (task.plan.acceptance ?? []) : []),
     prices: () => models().prices,
-    memory: (task) => (core.config.current().memory.inPrompt ? parts.memory.snapshotFor(task) || undefined : undefined),
+    memory: async (task) => (core.config.current().memory.inPrompt ? (await parts.memory.snapshotFor(task)) || undefined : undefined),
     skills: (task) => offeredSkills(core, task),
     plannerState: (task) => storedPlannerState(core.store, task.id, core.clock),
     intent: {
       pending: (task) => pendingProposal(core, task),
-      proposed: (task, checks) => void core.trace.append(task.id, 'intent.proposed', { checks }),
+      proposed: (task, checks) => core.trace.append(task.id, 'intent.proposed', { checks }),
     },
     ...(parts.model?.onPlanner && { onPlanner: parts.model.onPlanner }),
   });

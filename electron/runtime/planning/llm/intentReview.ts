@@ -8,9 +8,9 @@ import { REVIEW_REASON } from './goalPlanner.js';
 const REVIEWABLE = new Set<Task['state']>(['queued', 'waiting_user', 'paused']);
 
 /** The proposal a goal task waits on, from its trace (undefined when none is pending). */
-export function pendingProposal(rt: RuntimeCore, task: Task): AcceptanceCheck[] | undefined {
+export async function pendingProposal(rt: RuntimeCore, task: Task): Promise<AcceptanceCheck[] | undefined> {
   if (task.plan.kind !== 'goal' || (task.plan.acceptance?.length ?? 0) > 0) return undefined;
-  const event = rt.store.trace.last(task.id, 'intent.proposed');
+  const event = await rt.store.trace.last(task.id, 'intent.proposed');
   return event ? (event.data.checks as AcceptanceCheck[]) : undefined;
 }
 
@@ -23,8 +23,8 @@ export function waitsForReview(task: Task): boolean {
  * Stores the reviewed (accepted or edited) acceptance checks of a goal task and records the
  * review in the trace; the caller decides whether to continue the task.
  */
-export function reviewChecks(rt: RuntimeCore, taskId: string, checks: AcceptanceCheck[]): Task {
-  const task = rt.engine.get(taskId);
+export async function reviewChecks(rt: RuntimeCore, taskId: string, checks: AcceptanceCheck[]): Promise<Task> {
+  const task = await rt.engine.get(taskId);
   const plan = task.plan;
   if (plan.kind !== 'goal')
     throw new AgentDeskError('invalid_params', `task ${taskId} is not a goal task: its checks come from its playbook`);
@@ -32,16 +32,14 @@ export function reviewChecks(rt: RuntimeCore, taskId: string, checks: Acceptance
     throw new AgentDeskError('conflict', `task ${taskId} is ${task.state}: checks are reviewed before it runs or while it waits`);
   }
   if (checks.length === 0) throw new AgentDeskError('invalid_params', 'a goal task needs at least one acceptance check');
-  const proposed = pendingProposal(rt, task);
+  const proposed = await pendingProposal(rt, task);
   const at = isoAt(rt.clock.now());
-  rt.store.transaction(() => {
-    rt.store.tasks.setPlan(taskId, { ...plan, acceptance: checks }, at);
-    rt.trace.append(taskId, 'intent.reviewed', {
-      checks,
-      asProposed: proposed !== undefined && JSON.stringify(proposed) === JSON.stringify(checks),
-    });
+  await rt.store.transaction(async (tx) => {
+    await tx.tasks.setPlan(taskId, { ...plan, acceptance: checks }, at);
+    const asProposed = proposed !== undefined && JSON.stringify(proposed) === JSON.stringify(checks);
+    await rt.trace.append(taskId, 'intent.reviewed', { checks, asProposed }, undefined, tx.trace);
   });
-  const updated = rt.engine.get(taskId);
+  const updated = await rt.engine.get(taskId);
   rt.bus.emit('task.updated', updated);
   return updated;
 }

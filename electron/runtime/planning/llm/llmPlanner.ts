@@ -46,7 +46,7 @@ export interface LlmPlannerOptions {
   provider: ModelProvider;
   catalog: ToolCatalog;
   /** Read once, at the first model call (the task's workspace is ready by then), then fixed for the task. */
-  prefix: () => Omit<StablePrefix, 'tools'>;
+  prefix: () => Promise<Omit<StablePrefix, 'tools'>>;
   prices?: PriceTable;
   context?: ContextOptions;
   /** Malformed turns in a row before the task stops. */
@@ -88,7 +88,7 @@ export class LlmPlanner implements Planner {
 
   async next(state: PlannerState, signal: AbortSignal): Promise<PlannerDecision> {
     if (!this.conversation.restored) {
-      const restored = this.conversation.restore(state.task.id, state.latest ?? latestOf(state.steps));
+      const restored = await this.conversation.restore(state.task.id, state.latest ?? latestOf(state.steps));
       if ('type' in restored) return restored;
       this.exchanges = new Conversation(restored.exchanges, (this.options.context ?? DEFAULT_CONTEXT).resultCharLimit);
       this.queue = restored.queue;
@@ -115,10 +115,10 @@ export class LlmPlanner implements Planner {
     const scratch: ModelMessage[] = [];
     let malformedTurns = 0;
     for (;;) {
-      this.stablePrefix ??= { ...this.options.prefix(), tools: this.options.catalog.definitions };
+      this.stablePrefix ??= { ...(await this.options.prefix()), tools: this.options.catalog.definitions };
       const prefix = this.stablePrefix;
       // Messages the user sent since the last answered turn come after everything the model saw.
-      const inbox = this.conversation.unread();
+      const inbox = await this.conversation.unread();
       const turns = inbox.length > 0 ? [...inbox.map((m) => userTurn(m.text)), ...scratch] : scratch;
       const { request: built } = buildContext(prefix, this.exchanges, turns, this.options.context ?? DEFAULT_CONTEXT);
       const acknowledged = this.acknowledgedChecks;
@@ -140,7 +140,7 @@ export class LlmPlanner implements Planner {
       const bad = checked.filter((c): c is Extract<CheckedCall, { kind: 'malformed' }> => c.kind === 'malformed');
       this.account(usage, response, bad.length);
       if (response.toolCalls.length === 0) {
-        this.conversation.finish(response, inbox, state.commit);
+        await this.conversation.finish(response, inbox, state.commit);
         return { type: 'done', usage };
       }
       const giveUp = checked.find((c) => c.kind === 'give_up');
@@ -159,7 +159,7 @@ export class LlmPlanner implements Planner {
         scratch.push(...rejectTurn(response, checked));
         continue;
       }
-      const decision = this.accept(response, checked, state, inbox);
+      const decision = await this.accept(response, checked, state, inbox);
       if (decision) return extend(decision, { usage });
       // Every call was answered from the read cache: ask again with those answers in context.
     }
@@ -169,12 +169,12 @@ export class LlmPlanner implements Planner {
    * Records a well-formed turn: cached reads are answered at once, the rest queued as steps.
    * Several read-only calls go to the engine as one batch, to run at the same time.
    */
-  private accept(
+  private async accept(
     response: ModelResponse,
     checked: CheckedCall[],
     state: PlannerState,
     inbox: readonly { seq: number; text: string }[],
-  ): CallDecision | BatchDecision | undefined {
+  ): Promise<CallDecision | BatchDecision | undefined> {
     let index = this.indexes.next(state, this.queue);
     const calls: ExchangeCall[] = [];
     for (const c of checked) {
@@ -208,7 +208,7 @@ export class LlmPlanner implements Planner {
     const exchange: Exchange = { text: response.text, calls, ...(inbox.length > 0 && { userMessages: inbox.map((m) => m.text) }) };
     this.exchanges.push(exchange);
     // Saved before any of its calls reaches the engine: a crash after this repeats no model call.
-    this.conversation.save(exchange, inbox, this.queue, response, state.commit);
+    await this.conversation.save(exchange, inbox, this.queue, response, state.commit);
     const readOnly = new Set(checked.flatMap((c) => (c.kind === 'call' && c.tool.readOnly ? [c.tool.name] : [])));
     if (this.queue.length > 1 && this.queue.every((q) => q.tool !== undefined && readOnly.has(q.tool))) {
       return { type: 'batch', calls: this.queue.splice(0) };

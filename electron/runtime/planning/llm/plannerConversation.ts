@@ -2,7 +2,7 @@ import type { Step, TaskEventKind } from '../../../contract/index.js';
 import type { Exchange } from '../../context/exchange.js';
 import { AgentDeskError } from '../../errors.js';
 import type { ModelResponse } from '../../models/types.js';
-import type { PlannerDecision } from '../planner.js';
+import type { PlannerDecision, PlannerState } from '../planner.js';
 import {
   headerOf,
   parsePlannerState,
@@ -18,7 +18,7 @@ import type { ToolCatalog } from './toolCatalog.js';
 type CallDecision = Extract<PlannerDecision, { type: 'call' }>;
 type Inbox = readonly { seq: number; text: string }[];
 /** The run's commit queue (`PlannerState.commit`); without one a save commits on its own. */
-type Commit = ((write: () => void) => void) | undefined;
+type Commit = PlannerState['commit'];
 
 /**
  * The durable side of an LLM planner's conversation: restores it once (from the saved state,
@@ -43,10 +43,13 @@ export class PlannerConversation {
    * The exchanges and queue to continue with; a state this build cannot read leaves the task
    * waiting (a newer Agent Desk can resume it) and a damaged one fails it.
    */
-  restore(taskId: string, latest: ReadonlyMap<number, Step>): { exchanges: Exchange[]; queue: CallDecision[] } | PlannerDecision {
+  async restore(
+    taskId: string,
+    latest: ReadonlyMap<number, Step>,
+  ): Promise<{ exchanges: Exchange[]; queue: CallDecision[] } | PlannerDecision> {
     let conversation: ReturnType<typeof restoreConversation> = { exchanges: [], queue: [], inboxSeq: 0 };
     try {
-      const stored = this.store?.load();
+      const stored = await this.store?.load();
       if (stored) conversation = restoreConversation(parsePlannerState(stored, taskId));
     } catch (error) {
       if (!(error instanceof AgentDeskError)) throw error;
@@ -65,26 +68,26 @@ export class PlannerConversation {
   }
 
   /** User messages sent since the last saved turn. */
-  unread(): Inbox {
-    return this.store?.inbox(this.inboxSeq) ?? [];
+  async unread(): Promise<Inbox> {
+    return (await this.store?.inbox(this.inboxSeq)) ?? [];
   }
 
   /**
    * Saves a turn that asked for tools, with the queue as it stands before the engine takes any
    * call, in the commit of the first step it leads to.
    */
-  save(exchange: Exchange, inbox: Inbox, queue: readonly CallDecision[], response: ModelResponse, commit?: Commit): void {
+  save(exchange: Exchange, inbox: Inbox, queue: readonly CallDecision[], response: ModelResponse, commit?: Commit): Promise<void> {
     this.attach(exchange, inbox);
-    this.write(commit, turnsOf(exchange, inbox), queue, [...reasoningOf(response), ...textOf(response.text, 'model.text')]);
+    return this.write(commit, turnsOf(exchange, inbox), queue, [...reasoningOf(response), ...textOf(response.text, 'model.text')]);
   }
 
   /** Saves the final turn: the answer joins the state, the task's events and the task row. */
-  finish(response: ModelResponse, inbox: Inbox, commit?: Commit): void {
+  finish(response: ModelResponse, inbox: Inbox, commit?: Commit): Promise<void> {
     const exchange: Exchange = { text: response.text, calls: [] };
     this.attach(exchange, inbox);
     this.answer = response.text;
     const events = [...reasoningOf(response), ...textOf(response.text, 'answer')];
-    this.write(commit, turnsOf(exchange, inbox), [], events, response.text.trim() || undefined);
+    return this.write(commit, turnsOf(exchange, inbox), [], events, response.text.trim() || undefined);
   }
 
   /** The conversation now holds these messages (the exchange renders them before its turn). */
@@ -100,11 +103,11 @@ export class PlannerConversation {
     queue: readonly CallDecision[],
     events: { kind: TaskEventKind; text: string }[],
     answer?: string,
-  ): void {
+  ): Promise<void> {
     const store = this.store;
     const all = this.unsaved.length > 0 ? [...this.unsaved, ...turns] : turns;
     this.unsaved = [];
-    if (!store) return;
+    if (!store) return Promise.resolve();
     // Taken now: the queue changes as the engine takes calls, and the save must hold it whole.
     // Dated now, when the model answered: the commit that carries it may come after its first step started.
     const write = {
@@ -114,8 +117,7 @@ export class PlannerConversation {
       at: store.now(),
       ...(answer !== undefined && { answer }),
     };
-    if (commit) commit(() => store.save(write));
-    else store.save(write);
+    return commit ? commit((tx) => store.save(write, tx)) : store.save(write);
   }
 }
 

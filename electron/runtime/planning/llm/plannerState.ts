@@ -4,7 +4,7 @@ import type { Exchange } from '../../context/exchange.js';
 import { isoAt, type Clock } from '../../clock.js';
 import { AgentDeskError, describeIssues, issuesFromZod } from '../../errors.js';
 import { PlannerStateRepo, type PlannerStateWrite, type StoredPlannerState } from '../../store/plannerStateRepo.js';
-import type { Store } from '../../store/store.js';
+import type { Repos, Store } from '../../store/store.js';
 import type { PlannerDecision } from '../planner.js';
 import { extend } from '../../extend.js';
 
@@ -90,23 +90,27 @@ export function parsePlannerState(stored: StoredPlannerState, taskId: string): P
 
 /** Where a planner keeps its state and finds the user's messages (the store, per task). */
 export interface PlannerStateStore {
-  load(): StoredPlannerState | undefined;
-  /** `at`: when the model answered (its events are dated then, before the steps the turn led to). */
-  save(write: Omit<PlannerStateWrite, 'version'>): void;
+  load(): Promise<StoredPlannerState | undefined>;
+  /**
+   * `at`: when the model answered (its events are dated then, before the steps the turn led to).
+   * `into`: the run's commit the save joins; without it the save is a transaction of its own.
+   */
+  save(write: Omit<PlannerStateWrite, 'version'>, into?: Repos): Promise<void>;
   /** The time now, as the store dates rows. */
   now(): string;
   /** User messages and hook context after this task event seq, oldest first. */
-  inbox(afterSeq: number): { seq: number; text: string }[];
+  inbox(afterSeq: number): Promise<{ seq: number; text: string }[]>;
 }
 
 /** A task's planner state in the runtime's store; its inbox is the task's `user.message` and `hook.context` events. */
 export function storedPlannerState(store: Store, taskId: string, clock: Clock): PlannerStateStore {
-  const repo = new PlannerStateRepo(store.db);
+  const save = (repos: Repos, write: Omit<PlannerStateWrite, 'version'>) =>
+    new PlannerStateRepo(repos.sql).save(taskId, extend(write, { version: PLANNER_STATE_VERSION }));
   return {
-    load: () => repo.load(taskId),
-    save: (write) => repo.save(taskId, extend(write, { version: PLANNER_STATE_VERSION })),
+    load: () => new PlannerStateRepo(store.sql).load(taskId),
+    save: (write, into) => (into ? save(into, write) : store.transaction((tx) => save(tx, write))),
     now: () => isoAt(clock.now()),
-    inbox: (afterSeq) => store.events.inbox(taskId, afterSeq).map((e) => ({ seq: e.seq, text: e.text })),
+    inbox: async (afterSeq) => (await store.events.inbox(taskId, afterSeq)).map((e) => ({ seq: e.seq, text: e.text })),
   };
 }
 

@@ -24,19 +24,20 @@ export interface ReplayOptions {
  */
 export function withPlaybookHealing(options: ReplayOptions): (plans: PlanFactory) => PlanFactory {
   return (plans) =>
-    (task: Task, parsed?: Playbook): TaskPlan => {
-      const plan = plans(task, parsed);
+    async (task: Task, parsed?: Playbook): Promise<TaskPlan> => {
+      const plan = await plans(task, parsed);
       if (task.plan.kind !== 'playbook') return plan;
       // The wrapped factory validated the text already (and hands it over parsed).
       const playbook = plan.playbook ?? parsePlaybook(task.plan.source);
       const heal = playbook.heal;
       if (!heal) return plan;
+      const offered = await new ToolRouter(options.registry).offer({ task }); // only the tools its agent may use
       const planner = new HealingPlanner({
         playbook,
         steps: plan.planner,
         healer: () => ({
           provider: options.provider(heal.model, task),
-          catalog: buildCatalog(new ToolRouter(options.registry).offer({ task })), // only the tools its agent may use
+          catalog: buildCatalog(offered),
           ...(options.prices && { prices: options.prices() }),
         }),
       });

@@ -1,11 +1,12 @@
 import type { Redactor } from '../../trace/redactor.js';
-import { redactParam } from '../redactingDatabase.js';
 import type { SqlDatabase, SqlSession, SqlValue } from './sqlPort.js';
 
 /**
- * The port's store boundary, as `redactingDatabase` is the SQLite file's: every bound value passes
- * the redactor on either adapter, so a known secret never reaches a row, whichever repository
- * writes it; lookups are redacted the same way, so they match what was stored.
+ * The store boundary: every value bound to any statement passes the redactor, on either adapter,
+ * so a known secret value never reaches a row, the WAL, a trace export or a log built from rows —
+ * whichever repository writes it (tasks, steps, approvals, trace, memory, cron, agents, queue).
+ * Lookups are redacted the same way, so they match what was stored. SQL text is not touched:
+ * repositories bind values, they never splice them into SQL.
  */
 export function redactingSql(db: SqlDatabase, redactor: Redactor): SqlDatabase {
   const session = redactingSession(db, redactor);
@@ -17,8 +18,9 @@ export function redactingSql(db: SqlDatabase, redactor: Redactor): SqlDatabase {
 }
 
 function redactingSession(inner: SqlSession, redactor: Redactor): SqlSession {
+  // Only text can hold a secret; JSON text keeps its syntax (the redactor knows JSON spellings).
   const clean = (params: readonly SqlValue[] | undefined) =>
-    params === undefined || redactor.size === 0 ? params : (params.map((p) => redactParam(p, redactor)) as SqlValue[]);
+    params === undefined || redactor.size === 0 ? params : params.map((p) => (typeof p === 'string' ? redactor.jsonText(p) : p));
   return {
     dialect: inner.dialect,
     all: (sql, params) => inner.all(sql, clean(params)),

@@ -39,7 +39,7 @@ export function useBrowserRuntime(): { open(config?: Record<string, unknown>): T
 }
 
 /** Creates a task from a fixture playbook (services resolve relative to its folder). */
-export function fixtureTask(h: TestRuntime, name: string, inputs: Record<string, unknown> = {}): Task {
+export function fixtureTask(h: TestRuntime, name: string, inputs: Record<string, unknown> = {}): Promise<Task> {
   const file = fixturePlaybook(name);
   return h.rt.engine.create({
     title: name,
@@ -49,7 +49,7 @@ export function fixtureTask(h: TestRuntime, name: string, inputs: Record<string,
 }
 
 /** A task from inline steps, with the local pages service declared (relative to the fixture playbooks). */
-export function inlineTask(h: TestRuntime, steps: string): Task {
+export function inlineTask(h: TestRuntime, steps: string): Promise<Task> {
   const source = `name: inline\nservices:\n  - name: pages\n    command: [node, ../pages/server.mjs]\n    readyPath: /health\nsteps:\n${steps}`;
   return h.rt.engine.create({
     title: 'inline',

@@ -12,11 +12,11 @@ const browser = useBrowserRuntime();
 describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a playbook fills a form, extracts the result as untrusted text, and an acceptance check verifies it', async () => {
     const h = browser.open();
-    const task = fixtureTask(h, 'browser-quote.yaml');
+    const task = await fixtureTask(h, 'browser-quote.yaml');
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(readFileSync(path.join(done.workspace, 'quote.txt'), 'utf8')).toBe('Quote for Ada: 75 EUR');
-    const steps = h.rt.engine.steps(task.id);
+    const steps = await h.rt.engine.steps(task.id);
     expect(steps.map((s) => s.route?.tier)).toContain('browser');
     expect(steps.find((s) => s.tool === 'browser.extract_text')?.output).toMatchObject({
       untrusted: true,
@@ -26,35 +26,35 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
 
   it('a link to a host outside the allowlist is blocked by request interception, with the reason in the trace', async () => {
     const h = browser.open();
-    const task = fixtureTask(h, 'browser-blocked.yaml');
+    const task = await fixtureTask(h, 'browser-blocked.yaml');
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toMatch(
       /navigation to http:\/\/localhost:\d+\/form.html blocked: host localhost:\d+ is not in the browser allowlist/,
     );
-    const failed = h.rt.trace.page(task.id, 0, 500).events.find((e) => e.type === 'step.failed');
+    const failed = (await h.rt.trace.page(task.id, 0, 500)).events.find((e) => e.type === 'step.failed');
     expect(failed?.data).toMatchObject({ tool: 'browser.click', error: expect.stringContaining('not in the browser allowlist') });
   });
 
   for (const button of ['Place order', '提交订单']) {
     it(`a "${button}" click waits for approval with the target marked, and happens only after approve`, async () => {
       const h = browser.open();
-      const task = fixtureTask(h, 'browser-order.yaml', { button });
-      h.rt.engine.start(task.id);
+      const task = await fixtureTask(h, 'browser-order.yaml', { button });
+      await h.rt.engine.start(task.id);
       const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
       expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-      const [approval] = h.rt.approvals.list({ status: 'pending' });
+      const [approval] = await h.rt.approvals.list({ status: 'pending' });
       expect(approval).toMatchObject({ tool: 'browser.click', risks: ['payment'], rememberable: false });
       expect(approval!.preview.summary).toContain(`button "${button}"`);
       const png = Buffer.from(approval!.preview.screenshot ?? '', 'base64');
       expect(png.subarray(1, 4).toString()).toBe('PNG');
 
       // Nothing was ordered while waiting: the click has not happened.
-      const services = h.rt.engine.steps(task.id).find((s) => s.tool === 'browser.navigate')!.args as { url: string };
+      const services = (await h.rt.engine.steps(task.id)).find((s) => s.tool === 'browser.navigate')!.args as { url: string };
       const ordersUrl = new URL('/orders', services.url).href;
       expect(await (await fetch(ordersUrl)).json()).toMatchObject({ count: 0 });
 
-      h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+      await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
       const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
       expect(done.state, done.stateReason).toBe('succeeded');
     });
@@ -62,20 +62,20 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
 
   it('a denied order click never happens', async () => {
     const h = browser.open();
-    const task = fixtureTask(h, 'browser-order.yaml');
-    h.rt.engine.start(task.id);
+    const task = await fixtureTask(h, 'browser-order.yaml');
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
-    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'not today' }, 'test');
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
+    await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'not today' }, 'test');
     const done = await waitForState(h.rt, task.id, ['failed']);
     expect(done.stateReason).toMatch(/denied by test: not today/);
-    const clicks = h.rt.engine.steps(task.id).filter((s) => s.tool === 'browser.click');
+    const clicks = (await h.rt.engine.steps(task.id)).filter((s) => s.tool === 'browser.click');
     expect(clicks.map((s) => s.status)).toEqual(['completed', 'denied']);
   });
 
   it('a risky element reached by CSS selector is refused, since the gate could not classify it', async () => {
     const h = browser.open();
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "\${services.pages.url}/checkout.html" }
@@ -90,7 +90,7 @@ describe.skipIf(skip)(`browser tier in real Chromium${skip ? ` (skipped: ${skip}
 
   it('a download is saved inside the task workspace', async () => {
     const h = browser.open();
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "\${services.pages.url}/form.html" }

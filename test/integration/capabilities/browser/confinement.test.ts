@@ -25,7 +25,7 @@ describe.skipIf(skip)(`browser files stay in the task workspace${skip ? ` (skipp
     const outside = tempDir('agent-desk-outside-');
     for (const shot of [`${outside}/made/by/agent.png`, '../../escape/x.png']) {
       const h = open();
-      const t = task(h, `  - tool: browser.screenshot\n    args: { path: "${shot}" }\n`);
+      const t = await task(h, `  - tool: browser.screenshot\n    args: { path: "${shot}" }\n`);
       const done = await h.rt.engine.run(t.id);
       expect(done.state).toBe('failed');
       expect(done.stateReason).toMatch(/outside the task workspace|escapes the task workspace/);
@@ -37,7 +37,7 @@ describe.skipIf(skip)(`browser files stay in the task workspace${skip ? ` (skipp
   it('a screenshot through a symlinked folder that leads outside is refused', async () => {
     const outside = tempDir('agent-desk-outside-');
     const h = open();
-    const t = task(h, `  - tool: browser.screenshot\n    args: { path: "shots/deeper/page.png" }\n`);
+    const t = await task(h, `  - tool: browser.screenshot\n    args: { path: "shots/deeper/page.png" }\n`);
     symlinkSync(outside, path.join(t.workspace, 'shots'));
     const done = await h.rt.engine.run(t.id);
     expect(done.state).toBe('failed');
@@ -48,7 +48,7 @@ describe.skipIf(skip)(`browser files stay in the task workspace${skip ? ` (skipp
   it('a download through a `downloads` symlink that points outside never lands there', async () => {
     const outside = tempDir('agent-desk-outside-');
     const h = open();
-    const t = task(h, `  - tool: browser.click\n    args: { text: Download report }\n  - tool: browser.snapshot\n    args: {}\n`);
+    const t = await task(h, `  - tool: browser.click\n    args: { text: Download report }\n  - tool: browser.snapshot\n    args: {}\n`);
     symlinkSync(outside, path.join(t.workspace, 'downloads'));
     const done = await h.rt.engine.run(t.id);
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -58,7 +58,7 @@ describe.skipIf(skip)(`browser files stay in the task workspace${skip ? ` (skipp
 
   it('two downloads of the same name are kept apart', async () => {
     const h = open();
-    const t = task(
+    const t = await task(
       h,
       `  - tool: browser.click\n    args: { text: Download report }\n  - tool: browser.click\n    args: { text: Download report }\n`,
     );

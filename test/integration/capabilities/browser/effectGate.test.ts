@@ -50,7 +50,7 @@ ${then}`;
 describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a harmless "Save draft" whose script POSTs is held: the approval shows method, URL and fields; approved, it is sent exactly once', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       scripted(`  - tool: browser.click
     args: { text: Save draft }
@@ -58,10 +58,10 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     args: { text: sent 200 }
 `),
     );
-    h.rt.engine.start(task.id);
+    await h.rt.engine.start(task.id);
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
     expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(approval).toMatchObject({ tool: 'browser.click', risks: ['write'], rememberable: false });
     expect(approval!.preview.effects).toEqual([
       expect.objectContaining({ kind: 'request', method: 'POST', url: expect.stringMatching(/\/api\/draft$/), fields: { text: 'hello' } }),
@@ -74,7 +74,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     ).toBe('PNG');
     expect((await serverRecords(h, task.id)).count).toBe(0);
 
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect((await serverRecords(h, task.id)).effects.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/draft']);
@@ -82,22 +82,22 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('a "Continue" whose script posts an amount and a card is a payment: masked in the approval, never sent when denied', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(h, scripted(`  - tool: browser.click\n    args: { text: Continue }\n`));
-    h.rt.engine.start(task.id);
+    const task = await inlineTask(h, scripted(`  - tool: browser.click\n    args: { text: Continue }\n`));
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(approval).toMatchObject({ risks: ['payment'], rememberable: false });
     const [effect] = approval!.preview.effects!;
     expect(effect).toMatchObject({ risk: 'payment', fields: { amount: '25', currency: 'EUR', card: '•••• 1111', cvc: '••••' } });
     expect(JSON.stringify(approval)).not.toContain('4111 1111');
-    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     await waitForState(h.rt, task.id, ['failed', 'succeeded']);
     expect((await serverRecords(h, task.id)).count).toBe(0);
   });
 
   it("policy.allowWrites lets an origin's ordinary writes through without asking, never its payments", async () => {
     const h = runtimeWith({ allowWrites: ['http://127.0.0.1:*'] });
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       scripted(`  - tool: browser.click
     args: { text: Save draft }
@@ -107,18 +107,18 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     args: { text: Continue }
 `),
     );
-    h.rt.engine.start(task.id);
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
     const pending = h.rt.approvals.list({ status: 'pending' });
-    expect(pending.map((a) => a.risks)).toEqual([['payment']]);
+    expect((await pending).map((a) => a.risks)).toEqual([['payment']]);
     expect((await serverRecords(h, task.id)).effects.map((e) => e.path)).toEqual(['/api/draft']);
-    h.rt.approvals.decide(pending[0]!.id, { decision: 'deny', remember: 'once' }, 'test');
+    await h.rt.approvals.decide((await pending)[0]!.id, { decision: 'deny', remember: 'once' }, 'test');
     await waitForState(h.rt, task.id, ['failed', 'succeeded']);
   });
 
   it('a typed field a page script sends over a WebSocket is held: the server receives nothing', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       scripted(`  - tool: browser.wait_for
     args: { selector: "#msg" }
@@ -126,19 +126,19 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     args: { role: textbox, name: Message, value: meet at noon }
 `),
     );
-    h.rt.engine.start(task.id);
+    await h.rt.engine.start(task.id);
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
     expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(approval!.preview.effects).toEqual([expect.objectContaining({ kind: 'websocket', method: 'WS', body: 'meet at noon' })]);
-    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
     await waitForState(h.rt, task.id, ['failed', 'succeeded']);
     expect((await serverRecords(h, task.id)).effects).toEqual([]);
   });
 
   it('a request a page sends later, outside any agent action, is blocked and never sent', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       scripted(`  - tool: browser.click
     args: { text: Refresh }
@@ -153,7 +153,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('a keepalive fetch and a beacon a page sends while it unloads are blocked, never sent', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "PAGES/leave.html" }
@@ -171,7 +171,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('an allowlisted URL that redirects a navigation to another host is blocked at the hop', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "PAGES/redirects.html" }
@@ -189,7 +189,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('an image and an EventSource whose allowlisted URL redirects to another host never reach it', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "PAGES/redirects.html" }
@@ -199,7 +199,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    const blocked = (h.rt.engine.steps(task.id).at(-1)!.output as { blocked: { url: string }[] }).blocked.map(
+    const blocked = ((await h.rt.engine.steps(task.id)).at(-1)!.output as { blocked: { url: string }[] }).blocked.map(
       (b) => new URL(b.url).pathname,
     );
     expect(blocked).toEqual(expect.arrayContaining(['/pixel.png']));
@@ -208,7 +208,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('a 307 that carries a POST to another origin is blocked at the hop, even when both hosts are allowlisted', async () => {
     const h = runtimeWith({ networkAllow: ['127.0.0.1:*', 'localhost:*'], allowWrites: ['http://127.0.0.1:*', 'http://localhost:*'] });
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       scripted(`  - tool: browser.click
     args: { text: Sync }
@@ -225,7 +225,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
 
   it('service workers are blocked: a page cannot register one to act outside the routing', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "PAGES/sw.html" }
@@ -235,12 +235,12 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect((h.rt.engine.steps(task.id).at(-1)!.output as { text: string }).text).not.toBe('registered');
+    expect(((await h.rt.engine.steps(task.id)).at(-1)!.output as { text: string }).text).not.toBe('registered');
   });
 
   it('a harmless GET page read needs no approval and records no effect', async () => {
     const h = browser.open(ALLOW_PAGES);
-    const task = inlineTask(
+    const task = await inlineTask(
       h,
       `  - tool: browser.navigate
     args: { url: "PAGES/checkout.html" }
@@ -252,7 +252,7 @@ describe.skipIf(skip)(`the browser effect gate, in real Chromium${skip ? ` (skip
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(h.rt.approvals.list({})).toEqual([]);
+    expect(await h.rt.approvals.list({})).toEqual([]);
     expect((await serverRecords(h, task.id)).count).toBe(0);
   });
 });

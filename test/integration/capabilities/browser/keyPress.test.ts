@@ -19,7 +19,7 @@ ${then}`,
 }
 
 async function orderCount(runtime: TestRuntime, taskId: string): Promise<number> {
-  const nav = runtime.rt.engine.steps(taskId).find((s) => s.tool === 'browser.navigate')!.args as { url: string };
+  const nav = (await runtime.rt.engine.steps(taskId)).find((s) => s.tool === 'browser.navigate')!.args as { url: string };
   const body = (await (await fetch(new URL('/orders', nav.url))).json()) as { count: number };
   return body.count;
 }
@@ -28,7 +28,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
   for (const label of ['Place order', '提交订单']) {
     it(`Enter in a field of a "${label}" form waits for approval with the button marked, and submits only after approve`, async () => {
       const h = browser.open();
-      const task = orderFormTask(
+      const task = await orderFormTask(
         h,
         label,
         `  - tool: browser.press
@@ -37,10 +37,10 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
     args: { text: "Order placed #1" }
 `,
       );
-      h.rt.engine.start(task.id);
+      await h.rt.engine.start(task.id);
       const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
       expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-      const [approval] = h.rt.approvals.list({ status: 'pending' });
+      const [approval] = await h.rt.approvals.list({ status: 'pending' });
       expect(approval).toMatchObject({ tool: 'browser.press', risks: ['payment'], rememberable: false });
       expect(approval!.preview.summary).toContain(`submits the form with button "${label}"`);
       expect(
@@ -50,7 +50,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
       ).toBe('PNG');
       expect(await orderCount(h, task.id)).toBe(0);
 
-      h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+      await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
       const done = await waitForState(h.rt, task.id, ['succeeded', 'failed']);
       // wait_for "Order placed #1" passed: the form was submitted once, after the approval.
       expect(done.state, done.stateReason).toBe('succeeded');
@@ -59,7 +59,7 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
 
   it('Space on the focused submit button counts as clicking it; denied, the order never happens', async () => {
     const h = browser.open();
-    const task = orderFormTask(
+    const task = await orderFormTask(
       h,
       'Place order',
       `  - tool: browser.press
@@ -68,19 +68,19 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
     args: { key: Space }
 `,
     );
-    h.rt.engine.start(task.id);
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(approval!.preview.summary).toMatch(/press Space in button "Place order" activates button "Place order"/);
-    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason: 'no' }, 'test');
     const done = await waitForState(h.rt, task.id, ['failed']);
     expect(done.stateReason).toMatch(/denied by test: no/);
-    expect(h.rt.engine.steps(task.id).map((s) => s.status)).toEqual(['completed', 'completed', 'completed', 'denied']);
+    expect((await h.rt.engine.steps(task.id)).map((s) => s.status)).toEqual(['completed', 'completed', 'completed', 'denied']);
   });
 
   it('Enter in an ordinary search form needs no approval', async () => {
     const h = browser.open();
-    const task = orderFormTask(
+    const task = await orderFormTask(
       h,
       'Place order',
       `  - tool: browser.press
@@ -91,12 +91,12 @@ describe.skipIf(skip)(`key presses that submit forms, in real Chromium${skip ? `
     );
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(h.rt.approvals.list({})).toEqual([]);
+    expect(await h.rt.approvals.list({})).toEqual([]);
   });
 
   it('Enter on a field named by CSS selector that would submit an order is refused, since the gate could not classify it', async () => {
     const h = browser.open();
-    const task = orderFormTask(
+    const task = await orderFormTask(
       h,
       'Place order',
       `  - tool: browser.press

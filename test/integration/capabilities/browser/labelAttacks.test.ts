@@ -44,14 +44,14 @@ describe.skipIf(skip)(`lying and obfuscated labels, in real Chromium${skip ? ` (
   for (const [name, page, target] of CASES) {
     it(`${name} is a payment click: it waits for approval and nothing reaches the server`, async () => {
       const h = browser.open({ policy: { networkAllow: ['127.0.0.1:*'] } });
-      const task = clickTask(h, page, target);
-      h.rt.engine.start(task.id);
+      const task = await clickTask(h, page, target);
+      await h.rt.engine.start(task.id);
       const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
       expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-      const [approval] = h.rt.approvals.list({ status: 'pending' });
+      const [approval] = await h.rt.approvals.list({ status: 'pending' });
       expect(approval).toMatchObject({ tool: 'browser.click', risks: ['payment'], rememberable: false });
       expect(approval!.preview.screenshot).toBeTruthy();
-      h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
+      await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
       await waitForState(h.rt, task.id, ['failed', 'succeeded']);
       expect((await pages.records()).count).toBe(0);
     });
@@ -59,12 +59,12 @@ describe.skipIf(skip)(`lying and obfuscated labels, in real Chromium${skip ? ` (
 
   it('a "Next" button announced as something else asks, as a label that lies', async () => {
     const h = browser.open({ policy: { networkAllow: ['127.0.0.1:*'] } });
-    const task = clickTask(h, labels('Next', 'Show details'), JSON.stringify({ text: 'Next' }));
-    h.rt.engine.start(task.id);
+    const task = await clickTask(h, labels('Next', 'Show details'), JSON.stringify({ text: 'Next' }));
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(approval!.preview.summary).toContain('shows "Next" but is announced as "Show details"');
-    h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once' }, 'test');
     await waitForState(h.rt, task.id, ['failed', 'succeeded']);
     expect((await pages.records()).count).toBe(0);
   });

@@ -15,7 +15,7 @@ const PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const SERVER = path.join(PAGES_DIR, 'server.mjs');
 
 /** A playbook task from inline steps (YAML list items), with no services of its own. */
-export function stepsTask(h: TestRuntime, steps: string): Task {
+export function stepsTask(h: TestRuntime, steps: string): Promise<Task> {
   const source = `name: inline\nsteps:\n${steps}`;
   return h.rt.engine.create({ title: 'inline', plan: { kind: 'playbook', source, baseDir: PAGES_DIR }, inputs: {} });
 }

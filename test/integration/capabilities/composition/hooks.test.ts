@@ -62,8 +62,8 @@ function workspace(files: Record<string, string> = {}): string {
   return dir;
 }
 
-function hookEvents(taskId: string): TraceEvent[] {
-  return rt!.trace.page(taskId, 0, 1000).events.filter((e) => e.type.startsWith('hook.'));
+async function hookEvents(taskId: string): Promise<TraceEvent[]> {
+  return (await rt!.trace.page(taskId, 0, 1000)).events.filter((e) => e.type.startsWith('hook.'));
 }
 
 async function rpc(method: string, params: unknown): Promise<{ result?: unknown; error?: { code: string; message: string } }> {
@@ -94,7 +94,7 @@ describe('PreToolUse hooks', () => {
       { toolCalls: [{ name: 'fs_delete', arguments: { path: 'old.log' } }] },
       { text: 'The hook did not let me delete it.' },
     );
-    const task = rt.engine.create({
+    const task = await rt.engine.create({
       title: 'clean',
       plan: { kind: 'goal', goal: 'Delete old.log', acceptance: [{ type: 'file_exists', path: 'old.log', exists: true }] },
       inputs: {},
@@ -104,10 +104,10 @@ describe('PreToolUse hooks', () => {
     const done = await rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(readFileSync(path.join(ws, 'old.log'), 'utf8')).toBe('keep me');
-    const [step] = rt.engine.steps(task.id);
+    const [step] = await rt.engine.steps(task.id);
     expect(step).toMatchObject({ tool: 'fs.delete', status: 'denied', policy: { effect: 'deny', source: 'hook', rememberable: false } });
     expect(step!.error).toBe(`denied by PreToolUse hook: deleting old.log is not allowed in ${ws}`);
-    expect(rt.approvals.list({})).toEqual([]);
+    expect(await rt.approvals.list({})).toEqual([]);
 
     // The model's next request carries the hook's reason as the call's error.
     const second = JSON.stringify(models.received('chat').at(-1)!.body);
@@ -125,7 +125,7 @@ describe('PreToolUse hooks', () => {
       step_index: 0,
       task_kind: 'goal',
     });
-    const [run] = hookEvents(task.id);
+    const [run] = await hookEvents(task.id);
     expect(run).toMatchObject({
       type: 'hook.run',
       data: {
@@ -146,7 +146,7 @@ describe('PreToolUse hooks', () => {
     const ws = workspace({ 'a.txt': 'a', 'b.txt': 'b' });
     const playbook = (onDeny: string) =>
       `name: cleanup\nsteps:\n  - tool: fs.delete\n    args: { path: a.txt }\n${onDeny}  - tool: fs.write\n    args: { path: after.txt, content: ran }\n`;
-    const failing = rt.engine.create({
+    const failing = await rt.engine.create({
       title: 'p',
       plan: { kind: 'playbook', source: playbook(''), baseDir: home },
       inputs: {},
@@ -158,7 +158,7 @@ describe('PreToolUse hooks', () => {
     expect(existsSync(path.join(ws, 'a.txt'))).toBe(true);
     expect(existsSync(path.join(ws, 'after.txt'))).toBe(false);
 
-    const going = rt.engine.create({
+    const going = await rt.engine.create({
       title: 'p',
       plan: { kind: 'playbook', source: playbook('    onDeny: continue\n'), baseDir: home },
       inputs: {},
@@ -166,7 +166,7 @@ describe('PreToolUse hooks', () => {
     });
     const done = await rt.engine.run(going.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(rt.engine.steps(going.id).map((s) => [s.tool, s.status])).toEqual([
+    expect((await rt.engine.steps(going.id)).map((s) => [s.tool, s.status])).toEqual([
       ['fs.delete', 'denied'],
       ['fs.write', 'completed'],
     ]);
@@ -188,7 +188,7 @@ describe('PreToolUse hooks', () => {
       ],
     });
     const ws = workspace({ 'x.txt': 'x' });
-    const task = rt.engine.create({
+    const task = await rt.engine.create({
       title: 'p',
       plan: { kind: 'playbook', source: 'name: ls\nsteps:\n  - tool: fs.list\n    args: { path: . }\n', baseDir: home },
       inputs: {},
@@ -196,8 +196,8 @@ describe('PreToolUse hooks', () => {
     });
     const done = await rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(rt.engine.steps(task.id)[0]!.status).toBe('completed');
-    const events = hookEvents(task.id);
+    expect((await rt.engine.steps(task.id))[0]!.status).toBe('completed');
+    const events = await hookEvents(task.id);
     expect(events.find((e) => e.type === 'hook.timeout')).toMatchObject({
       data: {
         event: 'PreToolUse',
@@ -213,7 +213,7 @@ describe('PreToolUse hooks', () => {
     });
     expect(events.find((e) => e.data.command === '/no/such/hook')).toMatchObject({ type: 'hook.error', data: { exitCode: 127 } });
     // The hook's own start precedes the step it gated.
-    const trace = rt.trace.page(task.id, 0, 1000).events;
+    const trace = (await rt.trace.page(task.id, 0, 1000)).events;
     const timeoutAt = trace.findIndex((e) => e.type === 'hook.timeout');
     expect(timeoutAt).toBeLessThan(trace.findIndex((e) => e.type === 'step.completed'));
   });
@@ -238,27 +238,27 @@ describe('a hook can never approve (the attack)', () => {
     const ws = workspace({ 'old.log': 'x', 'secrets.txt': 'y' });
     const run = async (tool: string, file: string) => {
       const source = `name: one\nsteps:\n  - tool: ${tool}\n    args: { path: ${file} }\n`;
-      const task = rt!.engine.create({ title: tool, plan: { kind: 'playbook', source, baseDir: home }, inputs: {}, workspace: ws });
+      const task = await rt!.engine.create({ title: tool, plan: { kind: 'playbook', source, baseDir: home }, inputs: {}, workspace: ws });
       return rt!.engine.run(task.id, { detachOnApproval: true });
     };
 
     const deleting = await run('fs.delete', 'old.log');
     expect(deleting.state).toBe('waiting_approval');
     expect(existsSync(path.join(ws, 'old.log'))).toBe(true);
-    const [deleteApproval] = rt.approvals.list({ status: 'pending' });
+    const [deleteApproval] = await rt.approvals.list({ status: 'pending' });
     expect(deleteApproval).toMatchObject({ tool: 'fs.delete', risks: ['delete'] });
-    expect(rt.engine.steps(deleting.id)[0]!.policy).toMatchObject({ effect: 'ask', source: 'default' });
+    expect((await rt.engine.steps(deleting.id))[0]!.policy).toMatchObject({ effect: 'ask', source: 'default' });
 
     const reading = await run('fs.read', 'secrets.txt');
     expect(reading.state).toBe('waiting_approval');
-    const readStep = rt.engine.steps(reading.id)[0]!;
+    const readStep = (await rt.engine.steps(reading.id))[0]!;
     expect(readStep.policy).toMatchObject({
       effect: 'ask',
       source: 'hook',
       rememberable: false,
       reason: 'PreToolUse hook asks: reads of secrets.txt are reviewed',
     });
-    const readApproval = rt.approvals.list({ status: 'pending' }).find((a) => a.tool === 'fs.read')!;
+    const readApproval = (await rt.approvals.list({ status: 'pending' })).find((a) => a.tool === 'fs.read')!;
     expect(readApproval.rememberable).toBe(false);
 
     // Notification hooks heard of both approvals, with the approval's id and summary.
@@ -317,12 +317,14 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
       { text: 'Painted it blue.' },
     );
     const before = models.received('chat').length;
-    taskId = rt.engine.create({
-      title: 'paint',
-      plan: { kind: 'goal', goal: 'Paint the fence', acceptance: [{ type: 'file_exists', path: 'fence.txt', exists: true }] },
-      inputs: {},
-      workspace: ws,
-    }).id;
+    taskId = (
+      await rt.engine.create({
+        title: 'paint',
+        plan: { kind: 'goal', goal: 'Paint the fence', acceptance: [{ type: 'file_exists', path: 'fence.txt', exists: true }] },
+        inputs: {},
+        workspace: ws,
+      })
+    ).id;
     const done = await rt.engine.run(taskId);
     expect(done.state, done.stateReason).toBe('succeeded');
 
@@ -342,7 +344,7 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     ]);
 
     // The conversation shows the hook's context where the model read it; the blocked message is nowhere.
-    expect(rt.engine.events(taskId).map((e) => [e.kind, e.text])).toEqual([
+    expect((await rt.engine.events(taskId)).map((e) => [e.kind, e.text])).toEqual([
       ['hook.context', '[UserPromptSubmit hook] ticket OPS-1 applies to: Paint the fence'],
       ['user.message', 'Use blue, key [secret:local-key]'],
       ['hook.context', '[UserPromptSubmit hook] ticket OPS-2 applies to: Use blue, key [secret:local-key]'],
@@ -375,7 +377,7 @@ describe('TaskStart and TaskEnd', () => {
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: block }] }],
     });
     const before = models.received('chat').length;
-    const task = rt.engine.create({
+    const task = await rt.engine.create({
       title: 'g',
       plan: { kind: 'goal', goal: 'Do something', acceptance: [{ type: 'file_exists', path: 'x', exists: true }] },
       inputs: {},
@@ -392,7 +394,7 @@ describe('TaskStart and TaskEnd', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events.map((e) => e.hook_event_name).sort()).toEqual(['TaskEnd', 'TaskStart']);
     expect(events.find((e) => e.hook_event_name === 'TaskEnd')).toMatchObject({ state: 'failed', task_id: task.id });
-    expect(hookEvents(task.id).filter((e) => e.data.event === 'TaskEnd')).toMatchObject([
+    expect((await hookEvents(task.id)).filter((e) => e.data.event === 'TaskEnd')).toMatchObject([
       { type: 'hook.run', data: { exitCode: 0, effect: 'deny' } },
     ]);
   });
@@ -409,7 +411,7 @@ describe('hooks in config.json', () => {
     });
     expect(saved.error).toBeUndefined();
     const ws = workspace({ 'a.txt': 'a' });
-    const task = rt.engine.create({
+    const task = await rt.engine.create({
       title: 'p',
       plan: { kind: 'playbook', source: 'name: rm\nsteps:\n  - tool: fs.delete\n    args: { path: a.txt }\n', baseDir: home },
       inputs: {},

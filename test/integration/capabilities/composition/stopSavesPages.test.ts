@@ -22,12 +22,12 @@ describe.skipIf(skip)(`a server stopping while a browser task waits${skip ? ` (s
     process.env.AGENT_DESK_HOME = home;
     const rt = openRuntime('full');
     const file = fixturePlaybook('browser-order.yaml');
-    const task = rt.engine.create({
+    const task = await rt.engine.create({
       title: 'order',
       plan: { kind: 'playbook', source: readFileSync(file, 'utf8'), baseDir: path.dirname(file) },
       inputs: {},
     });
-    rt.engine.start(task.id);
+    await rt.engine.start(task.id);
     const waiting = await waitForState(rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
     expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
     await rt.stop(); // at once, as `serve` does on SIGTERM

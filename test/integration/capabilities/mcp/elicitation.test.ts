@@ -31,12 +31,12 @@ async function everythingAsking(timeoutMs = 60_000): Promise<Task> {
   await pollUntil('the elicitation tool to be registered', () =>
     mcp.harness.rt.registry.get('mcp__everything__trigger-elicitation-request') ? true : undefined,
   );
-  const task = createPlaybookTask(mcp.harness.rt, ELICIT);
-  mcp.harness.rt.engine.start(task.id);
+  const task = await createPlaybookTask(mcp.harness.rt, ELICIT);
+  await mcp.harness.rt.engine.start(task.id);
   // The tool is not read-only (a write by its annotations): it needs an approval first.
   await waitForState(mcp.harness.rt, task.id, ['waiting_approval']);
-  const [approval] = mcp.harness.rt.approvals.list({ status: 'pending' });
-  mcp.harness.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+  const [approval] = await mcp.harness.rt.approvals.list({ status: 'pending' });
+  await mcp.harness.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
   return waitForState(mcp.harness.rt, task.id, ['waiting_user', 'failed', 'succeeded']);
 }
 
@@ -47,7 +47,7 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
     expect(waiting.state, waiting.stateReason).toBe('waiting_user');
     expect(waiting.stateReason).toBe('MCP server "everything" asks: Please provide inputs for the following fields:');
 
-    const asked = rt.trace.page(waiting.id, 0, 500).events.find((e) => e.type === 'user.asked');
+    const asked = (await rt.trace.page(waiting.id, 0, 500)).events.find((e) => e.type === 'user.asked');
     expect(asked?.data).toMatchObject({
       tool: 'mcp__everything__trigger-elicitation-request',
       source: 'MCP server "everything"',
@@ -62,7 +62,7 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
       message: expect.stringContaining('content.name'),
     });
     await expect(call('tasks.respond', { taskId: waiting.id, action: 'maybe' })).rejects.toMatchObject({ code: 'invalid_params' });
-    expect(rt.engine.get(waiting.id).state).toBe('waiting_user');
+    expect((await rt.engine.get(waiting.id)).state).toBe('waiting_user');
 
     const answered = await call<{ action: string }>('tasks.respond', {
       taskId: waiting.id,
@@ -72,15 +72,14 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
     expect(answered.action).toBe('accept');
     const done = await waitForState(rt, waiting.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
-    const [step] = rt.engine.steps(done.id);
+    const [step] = await rt.engine.steps(done.id);
     expect((step!.output as { text: string }).text).toContain('Ada Lovelace');
-    const transitions = rt.trace
-      .page(done.id, 0, 500)
-      .events.filter((e) => e.type === 'task.transition')
+    const transitions = (await rt.trace.page(done.id, 0, 500)).events
+      .filter((e) => e.type === 'task.transition')
       .map((e) => (e.data as { to: string }).to);
     expect(transitions).toEqual(['planning', 'running', 'waiting_approval', 'running', 'waiting_user', 'running', 'succeeded']);
     // The answer's values stay out of the trace: only the action and field names.
-    const answeredEvent = rt.trace.page(done.id, 0, 500).events.find((e) => e.type === 'user.answered');
+    const answeredEvent = (await rt.trace.page(done.id, 0, 500)).events.find((e) => e.type === 'user.answered');
     expect(answeredEvent?.data).toMatchObject({ action: 'accept', fields: expect.arrayContaining(['name', 'check', 'email']) });
     expect(JSON.stringify(answeredEvent?.data)).not.toContain('Ada');
     await expect(call('tasks.respond', { taskId: done.id, action: 'decline' })).rejects.toMatchObject({ code: 'conflict' });
@@ -92,14 +91,14 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
     await call('tasks.respond', { taskId: waiting.id, action: 'decline' });
     const done = await waitForState(mcp.harness.rt, waiting.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect((mcp.harness.rt.engine.steps(done.id)[0]!.output as { text: string }).text).toContain('declined');
+    expect(((await mcp.harness.rt.engine.steps(done.id))[0]!.output as { text: string }).text).toContain('declined');
   });
 
   it("time the user takes to answer does not count against the call's timeout", async () => {
     const waiting = await everythingAsking(500);
     expect(waiting.state).toBe('waiting_user');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // three call timeouts pass while the user thinks
-    expect(mcp.harness.rt.engine.get(waiting.id).state).toBe('waiting_user');
+    expect((await mcp.harness.rt.engine.get(waiting.id)).state).toBe('waiting_user');
     await call('tasks.respond', { taskId: waiting.id, action: 'accept', content: { name: 'Grace' } });
     const done = await waitForState(mcp.harness.rt, waiting.id, ['succeeded', 'failed']);
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -109,7 +108,7 @@ describe('MCP elicitation becomes a waiting_user prompt (server-everything over 
   it('cancelling a task that waits on a question withdraws it and cancels the task cleanly', async () => {
     const waiting = await everythingAsking();
     expect(waiting.state).toBe('waiting_user');
-    mcp.harness.rt.engine.cancel(waiting.id);
+    await mcp.harness.rt.engine.cancel(waiting.id);
     const done = await waitForState(mcp.harness.rt, waiting.id, ['cancelled', 'failed', 'succeeded']);
     expect(done.state, done.stateReason).toBe('cancelled');
     expect((await call<{ question?: unknown }>('tasks.question', { taskId: waiting.id })).question).toBeUndefined();

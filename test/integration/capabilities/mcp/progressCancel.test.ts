@@ -46,12 +46,12 @@ describe('MCP progress and cancellation', () => {
     const rt = mcp.harness.rt;
     const live: Step[] = [];
     const off = rt.bus.on({ events: ['task.step'] }, (frame: EventFrame) => void live.push(frame.data as Step));
-    const task = createPlaybookTask(rt, longRun(1, 4));
+    const task = await createPlaybookTask(rt, longRun(1, 4));
     const done = await rt.engine.run(task.id);
     off();
     expect(done.state, done.stateReason).toBe('succeeded');
 
-    const events = rt.trace.page(task.id, 0, 500).events;
+    const events = (await rt.trace.page(task.id, 0, 500)).events;
     const progress = events.filter((e) => e.type === 'tool.progress');
     // The SDK may drop the last notification when the result overtakes it: 1..3 always arrive (250 ms apart).
     const seen = progress.map((e) => e.data as { progress: number });
@@ -71,16 +71,16 @@ describe('MCP progress and cancellation', () => {
   it('cancelling the task mid-call forwards the cancellation to the server; the call is aborted and the task cancelled cleanly', async () => {
     const log = await everythingWithLog();
     const rt = mcp.harness.rt;
-    const task = createPlaybookTask(rt, longRun(60, 60));
+    const task = await createPlaybookTask(rt, longRun(60, 60));
     const run = rt.engine.run(task.id);
-    await pollUntil('the first progress notification', () =>
-      rt.trace.page(task.id, 0, 500).events.some((e) => e.type === 'tool.progress') ? true : undefined,
+    await pollUntil('the first progress notification', async () =>
+      (await rt.trace.page(task.id, 0, 500)).events.some((e) => e.type === 'tool.progress') ? true : undefined,
     );
-    rt.engine.cancel(task.id);
+    await rt.engine.cancel(task.id);
     await run;
     const done = await waitForState(rt, task.id, ['cancelled', 'failed', 'succeeded']);
     expect(done.state, done.stateReason).toBe('cancelled');
-    const [step] = rt.engine.steps(task.id);
+    const [step] = await rt.engine.steps(task.id);
     // The tool is read-only, so an aborted call is simply failed (not uncertain).
     expect(step).toMatchObject({ status: 'failed', error: 'aborted: the task was cancelled' });
 
@@ -90,7 +90,7 @@ describe('MCP progress and cancellation', () => {
     );
     // The server stays usable: the connection was not torn down by the cancel.
     expect(mcp.manager.connection('everything')?.state).toBe('connected');
-    const again = await rt.engine.run(createPlaybookTask(rt, longRun(0, 1)).id);
+    const again = await rt.engine.run((await createPlaybookTask(rt, longRun(0, 1))).id);
     expect(again.state, again.stateReason).toBe('succeeded');
   });
 });

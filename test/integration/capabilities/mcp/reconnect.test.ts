@@ -28,7 +28,7 @@ describe('MCP reconnect with backoff (server-everything over Streamable HTTP)', 
     await kill();
 
     // The next call finds the server gone: it fails with the reason, and the tools go unavailable.
-    const failed = await rt.engine.run(createPlaybookTask(rt, echo).id);
+    const failed = await rt.engine.run((await createPlaybookTask(rt, echo)).id);
     expect(failed.state).toBe('failed');
     expect(failed.stateReason).toMatch(/MCP server "everything"/);
     const tool = rt.registry.get('mcp__everything__echo')!;
@@ -48,25 +48,25 @@ describe('MCP reconnect with backoff (server-everything over Streamable HTTP)', 
       },
     );
     expect(rt.registry.get('mcp__everything__echo')!.availability()).toEqual({ available: true });
-    const again = await rt.engine.run(createPlaybookTask(rt, echo).id);
+    const again = await rt.engine.run((await createPlaybookTask(rt, echo)).id);
     expect(again.state, again.stateReason).toBe('succeeded');
   });
 
   it('a server killed mid-call fails the call with a clear reason in the trace, and its tools become unavailable', async () => {
     const { kill } = await everythingOverHttp();
     const rt = mcp.harness.rt;
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       rt,
       `name: long\nsteps:\n  - tool: mcp__everything__trigger-long-running-operation\n    args: { duration: 30, steps: 30 }\n`,
     );
     const run = rt.engine.run(task.id);
-    await pollUntil('the call to report progress', () =>
-      rt.trace.page(task.id, 0, 500).events.some((e) => e.type === 'tool.progress') ? true : undefined,
+    await pollUntil('the call to report progress', async () =>
+      (await rt.trace.page(task.id, 0, 500)).events.some((e) => e.type === 'tool.progress') ? true : undefined,
     );
     await kill();
     const done = await run;
     expect(done.state).toBe('failed');
-    const failure = rt.trace.page(task.id, 0, 500).events.find((e) => e.type === 'step.failed');
+    const failure = (await rt.trace.page(task.id, 0, 500)).events.find((e) => e.type === 'step.failed');
     expect(failure?.data).toMatchObject({
       error: expect.stringMatching(/MCP server "everything" went away during trigger-long-running-operation: the server stopped answering/),
     });

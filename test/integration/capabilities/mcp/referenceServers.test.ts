@@ -18,7 +18,7 @@ describe('MCP client against the official reference servers', () => {
     expect(harness.rt.registry.get('mcp__fs__list_directory')?.tier).toBe('mcp');
 
     const file = path.join(allowed, 'note.txt');
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: fs-roundtrip
 steps:
@@ -33,7 +33,7 @@ steps:
     const done = await harness.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(readFileSync(file, 'utf8')).toBe('hello from agent desk');
-    const read = harness.rt.engine.steps(task.id).find((s) => s.tool === 'mcp__fs__read_text_file');
+    const read = (await harness.rt.engine.steps(task.id)).find((s) => s.tool === 'mcp__fs__read_text_file');
     expect(read?.output).toMatchObject({ untrusted: true, server: 'fs', tool: 'read_text_file' });
     expect(read?.route).toMatchObject({ tier: 'mcp', reason: 'named in plan' });
   });
@@ -43,14 +43,14 @@ steps:
     const outside = path.join(tempDir('agent-desk-mcp-outside-'), 'escape.txt');
     const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__fs__*'] } } });
     await manager.add('fs', stdioServer('filesystem', [allowed]));
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: fs-escape\nsteps:\n  - tool: mcp__fs__write_file\n    args: { path: "${outside}", content: nope }\n`,
     );
     const done = await harness.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toMatch(/mcp__fs__write_file returned an error: .*(denied|outside)/i);
-    const failed = harness.rt.trace.page(task.id, 0, 200).events.find((e) => e.type === 'step.failed');
+    const failed = (await harness.rt.trace.page(task.id, 0, 200)).events.find((e) => e.type === 'step.failed');
     expect(String((failed?.data as { error?: string }).error)).toMatch(/access denied|outside allowed/i);
   });
 
@@ -59,7 +59,7 @@ steps:
     const { harness, manager } = mcp.open({ policy: { rules: { allow: ['mcp__memory__*'] } } });
     const status = await manager.add('memory', stdioServer('memory', [], { env: { MEMORY_FILE_PATH: memoryFile } }));
     expect(status.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__memory__create_entities', 'mcp__memory__read_graph']));
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: memory
 steps:
@@ -85,7 +85,7 @@ steps:
     expect(probe.resources.length).toBeGreaterThan(0);
     expect(probe.prompts.length).toBeGreaterThan(0);
 
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: everything
 steps:
@@ -101,9 +101,9 @@ steps:
     expect(done.state, done.stateReason).toBe('succeeded');
 
     // The server's JSON Schema is checked before anything is sent: a bad playbook names every problem.
-    expect(() =>
+    await expect(
       createPlaybookTask(mcp.harness.rt, `name: bad\nsteps:\n  - tool: mcp__everything__get-sum\n    args: { a: two }\n`),
-    ).toThrow(/steps\[0\]\.args\.a: expected number[\s\S]*steps\[0\]\.args\.b: required/);
+    ).rejects.toThrow(/steps\[0\]\.args\.a: expected number[\s\S]*steps\[0\]\.args\.b: required/);
   });
 
   it('a server that cannot start is reported with the reason and its tools are not offered', async () => {

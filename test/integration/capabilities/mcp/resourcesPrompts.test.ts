@@ -38,7 +38,7 @@ describe('MCP resources and prompts (server-everything over stdio)', () => {
     ]);
 
     const doc = resources.find((r) => r.uri.startsWith('demo://resource/static/document/'))!;
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: catalog
 steps:
@@ -51,7 +51,7 @@ steps:
     );
     const done = await harness.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    const [read, prompt] = harness.rt.engine.steps(task.id);
+    const [read, prompt] = await harness.rt.engine.steps(task.id);
     expect(read!.output).toMatchObject({ untrusted: true, server: 'everything', uri: doc.uri, text: expect.stringMatching(/\S/) });
     expect(prompt!.output).toMatchObject({ untrusted: true, prompt: 'args-prompt', messages: [{ role: 'user' }] });
   });
@@ -64,7 +64,7 @@ steps:
     expect(files.tools.map((t) => t.name)).not.toContain('mcp__files__read_resource');
     expect(files.tools.map((t) => t.name)).not.toContain('mcp__files__get_prompt');
 
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: missing\nsteps:\n  - tool: mcp__everything__read_resource\n    args: { uri: "demo://nope" }\n`,
     );

@@ -48,12 +48,12 @@ describe('MCP server failures', () => {
       stdioServer('everything', [], { capabilities: { 'trigger-long-running-operation': ['demo.long_operation'] } }),
     );
     // The fallback's schema differs, so it is named by capability with arguments both accept.
-    const task = createPlaybookTask(harness.rt, `name: long\nsteps:\n  - capability: demo.long_operation\n    args: {}\n`);
+    const task = await createPlaybookTask(harness.rt, `name: long\nsteps:\n  - capability: demo.long_operation\n    args: {}\n`);
     // Long by default (10 s), so the kill lands mid-call.
     await killServerMidCall(task.id);
-    const done = harness.rt.engine.get(task.id);
+    const done = await harness.rt.engine.get(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
-    const step = harness.rt.engine.steps(task.id).find((s) => s.status === 'completed')!;
+    const step = (await harness.rt.engine.steps(task.id)).find((s) => s.status === 'completed')!;
     expect(step.tool).toBe('browser.long_operation');
     expect(step.route?.attempts[0]).toMatchObject({ tool: 'mcp__everything__trigger-long-running-operation', outcome: 'retryable_error' });
     expect(step.route?.attempts[0]?.detail).toMatch(/went away|closed|failed/);
@@ -66,7 +66,7 @@ describe('MCP server failures', () => {
   it('killing a server mid-task with no other tier fails the task cleanly with the reason', async () => {
     const { harness, manager } = mcp.open();
     await manager.add('everything', stdioServer('everything'));
-    const task = createPlaybookTask(harness.rt, longRun('mcp.everything.trigger-long-running-operation'));
+    const task = await createPlaybookTask(harness.rt, longRun('mcp.everything.trigger-long-running-operation'));
     await killServerMidCall(task.id);
     const done = await waitForState(harness.rt, task.id, ['failed']);
     expect(done.stateReason).toMatch(/MCP server "everything" (went away|failed|cannot be reached)|is unavailable/);
@@ -76,7 +76,7 @@ describe('MCP server failures', () => {
     const { harness, manager } = mcp.open();
     await manager.add('everything', stdioServer('everything', [], { timeoutMs: 500 }));
     // One progress notification only at the end (after 5 s): the 500 ms timeout fires first.
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       harness.rt,
       `name: hang\nsteps:\n  - tool: mcp__everything__trigger-long-running-operation\n    args: { duration: 5, steps: 1 }\n`,
     );
@@ -87,7 +87,7 @@ describe('MCP server failures', () => {
     expect(echo.availability).toMatchObject({ available: false });
 
     // Another task naming the same server's tool is refused at routing, at once, with the reason.
-    const next = createPlaybookTask(harness.rt, `name: next\nsteps:\n  - tool: mcp__everything__echo\n    args: { message: hi }\n`);
+    const next = await createPlaybookTask(harness.rt, `name: next\nsteps:\n  - tool: mcp__everything__echo\n    args: { message: hi }\n`);
     const refused = await harness.rt.engine.run(next.id);
     expect(refused.state).toBe('failed');
     expect(refused.stateReason).toMatch(/is unavailable \(MCP server "everything" is failed: did not answer/);
@@ -121,7 +121,10 @@ describe('exactly once when an MCP server dies mid-call', () => {
     // Two servers offer the same capability; the first acts, then hangs until it is killed.
     await manager.add('shopA', chargeServer(first, 60_000));
     await manager.add('shopB', chargeServer(second, 0));
-    const task = createPlaybookTask(harness.rt, `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-1, cents: 500 }\n`);
+    const task = await createPlaybookTask(
+      harness.rt,
+      `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-1, cents: 500 }\n`,
+    );
     const run = harness.rt.engine.run(task.id);
     await pollUntil('the first server to record the charge', () => (effectsIn(first).length > 0 ? true : undefined));
     process.kill(manager.connection('shopA')!.pid!, 'SIGKILL');
@@ -131,10 +134,10 @@ describe('exactly once when an MCP server dies mid-call', () => {
     expect(waiting.stateReason).toMatch(
       /step 1 \(mcp__shopA__charge\) was interrupted and may or may not have taken effect .*choose rerun, skip or fail/,
     );
-    const [step] = harness.rt.engine.steps(task.id);
+    const [step] = await harness.rt.engine.steps(task.id);
     expect(step).toMatchObject({ tool: 'mcp__shopA__charge', status: 'uncertain' });
     expect(step!.error).toMatch(/went away|failed during/);
-    const uncertain = harness.rt.trace.page(task.id, 0, 100).events.find((e) => e.type === 'step.uncertain');
+    const uncertain = (await harness.rt.trace.page(task.id, 0, 100)).events.find((e) => e.type === 'step.uncertain');
     expect(uncertain?.data).toMatchObject({ tool: 'mcp__shopA__charge' });
     // Counted at the servers: one charge, on the first server only.
     expect(effectsIn(first)).toHaveLength(1);
@@ -153,7 +156,10 @@ describe('exactly once when an MCP server dies mid-call', () => {
     const second = path.join(harness.home, 'effects-second.jsonl');
     await manager.add('shopA', chargeServer(first, 60_000));
     await manager.add('shopB', chargeServer(second, 0));
-    const task = createPlaybookTask(harness.rt, `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-2, cents: 700 }\n`);
+    const task = await createPlaybookTask(
+      harness.rt,
+      `name: pay\nsteps:\n  - capability: shop.charge\n    args: { order: o-2, cents: 700 }\n`,
+    );
     const run = harness.rt.engine.run(task.id);
     await pollUntil('the first server to record the charge', () => (effectsIn(first).length > 0 ? true : undefined));
     process.kill(manager.connection('shopA')!.pid!, 'SIGKILL');

@@ -32,7 +32,7 @@ const ms = ([s, ns]: [number, number]) => s * 1000 + ns / 1e6;
 describe('task spans (the runtime with the product SDK setup and an in-memory exporter)', () => {
   it('a step the policy denies is an execute_tool span in error with the decision; the failed task is an error too', async () => {
     const rt = withTelemetry({ config: { policy: { rules: { deny: ['fs.write(blocked/**)'], ask: [], allow: [] } } } });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       rt,
       'name: p\nsteps:\n  - { tool: fs.write, args: { path: ok.txt, content: fine } }\n  - { tool: fs.write, args: { path: blocked/x.txt, content: no } }\n',
     );
@@ -56,7 +56,7 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
 
   it('a task left waiting for an approval when the runtime closes ends its spans, saying it waits', async () => {
     const rt = withTelemetry();
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       rt,
       'name: p\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: x } }\n  - { tool: fs.delete, args: { path: a.txt } }\n',
     );
@@ -73,13 +73,13 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
 
   it('news of a task no run holds here (paused in a new process) starts no span', async () => {
     const rt = withTelemetry();
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       rt,
       'name: p\nsteps:\n  - { tool: fs.write, args: { path: a.txt, content: x } }\n  - { tool: fs.delete, args: { path: a.txt } }\n',
     );
     expect((await rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
     const again = await h!.reopen(); // the first process's spans end at its close
-    expect(again.engine.pause(task.id).state).toBe('paused');
+    expect((await again.engine.pause(task.id)).state).toBe('paused');
     await again.close();
     const agents = op(await exported(), 'invoke_agent');
     expect(agents.map((a) => a.attributes['agent_desk.task.state'])).toEqual(['waiting_approval']);
@@ -96,9 +96,9 @@ describe('task spans (the runtime with the product SDK setup and an in-memory ex
         ).next(state),
     };
     const rt = withTelemetry({ plans: withScriptedGoals(planner) });
-    for (const name of ['lead', 'writer']) rt.agents.create({ name, budget: { maxSteps: 20 } });
-    const parent = rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {} });
-    rt.agents.repo.assign(parent.id, 'lead');
+    for (const name of ['lead', 'writer']) await rt.agents.create({ name, budget: { maxSteps: 20 } });
+    const parent = await rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {} });
+    await rt.agents.repo.assign(parent.id, 'lead');
     const done = await rt.engine.run(parent.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     const spans = await exported();

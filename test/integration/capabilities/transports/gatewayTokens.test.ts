@@ -74,7 +74,7 @@ describe('issued gateway tokens', () => {
     expect(await refused(phone.call('tasks.cancel', { taskId: task.id }))).toBe('forbidden');
     expect(await refused(phone.call('system.info', {}))).toBe('forbidden');
     expect(await refused(phone.call('tokens.create', { scopes: ['operator.admin'] }))).toBe('forbidden');
-    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('tokens are stored hashed: the secret is in no database file and no listing', async () => {
@@ -86,7 +86,7 @@ describe('issued gateway tokens', () => {
     expect(listed.tokens).toHaveLength(1);
     expect(listed.tokens[0]).toMatchObject({ name: 'ci', lastUsedAt: expect.any(String) });
     expect(JSON.stringify(listed)).not.toContain(secret);
-    h.rt.store.db.pragma('wal_checkpoint(PASSIVE)');
+    await h.rt.store.sql.get('PRAGMA wal_checkpoint(PASSIVE)');
     for (const file of readdirSync(h.home).filter((f) => f.startsWith('agent-desk.db'))) {
       expect(readFileSync(path.join(h.home, file)).includes(secret), file).toBe(false);
     }

@@ -20,7 +20,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     );
     const h = openLlmRuntime(chatProvider(server.url), [{ type: 'file_contains', path: 'hello.txt', text: 'hello world' }]);
     try {
-      const task = createGoalTask(h.rt, 'Write hello world into hello.txt');
+      const task = await createGoalTask(h.rt, 'Write hello world into hello.txt');
       const done = await h.rt.engine.run(task.id);
       expect(done.state).toBe('succeeded');
       expect(readFileSync(path.join(done.workspace, 'hello.txt'), 'utf8')).toBe('hello world');
@@ -46,7 +46,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     );
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const task = createGoalTask(h.rt, 'look around');
+      const task = await createGoalTask(h.rt, 'look around');
       mkdirSync(task.workspace, { recursive: true });
       writeFileSync(path.join(task.workspace, 'AGENTS.md'), 'Always be brief.');
       expect((await h.rt.engine.run(task.id)).state).toBe('succeeded');
@@ -76,13 +76,13 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     );
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const task = createGoalTask(h.rt, 'read a and b');
+      const task = await createGoalTask(h.rt, 'read a and b');
       mkdirSync(task.workspace, { recursive: true });
       writeFileSync(path.join(task.workspace, 'a.txt'), 'alpha');
       writeFileSync(path.join(task.workspace, 'b.txt'), 'beta');
       const done = await h.rt.engine.run(task.id);
       expect(done.state).toBe('succeeded');
-      expect(h.rt.engine.steps(task.id).map((s) => [s.tool, (s.args as { path: string }).path, s.status])).toEqual([
+      expect((await h.rt.engine.steps(task.id)).map((s) => [s.tool, (s.args as { path: string }).path, s.status])).toEqual([
         ['fs.read', 'a.txt', 'completed'],
         ['fs.read', 'b.txt', 'completed'],
       ]);
@@ -111,7 +111,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     );
     const h = openLlmRuntime(chatProvider(server.url), [{ type: 'file_contains', path: 'x.txt', text: 'fixed' }]);
     try {
-      const task = createGoalTask(h.rt, 'write x.txt');
+      const task = await createGoalTask(h.rt, 'write x.txt');
       const done = await h.rt.engine.run(task.id);
       expect(done.state).toBe('succeeded');
       expect(h.planners[0]!.malformed).toEqual({ bad_json: 1, unknown_tool: 1, schema_mismatch: 1 });
@@ -121,7 +121,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
         'ERROR: there is no tool "fs_teleport";',
         'ERROR: the arguments do not match',
       ]);
-      expect(h.rt.engine.steps(task.id)).toHaveLength(1); // nothing malformed reached the engine
+      expect(await h.rt.engine.steps(task.id)).toHaveLength(1); // nothing malformed reached the engine
     } finally {
       await h.cleanup();
     }
@@ -132,7 +132,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     server.script('chat', bad, bad, bad);
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const done = await h.rt.engine.run(createGoalTask(h.rt, 'anything').id);
+      const done = await h.rt.engine.run((await createGoalTask(h.rt, 'anything')).id);
       expect(done.state).toBe('failed');
       expect(done.stateReason).toMatch(/malformed tool calls 3 turns in a row \(last: unknown_tool/);
       expect(done.usage.modelCalls).toBe(3);
@@ -150,7 +150,7 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     );
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const done = await h.rt.engine.run(createGoalTask(h.rt, 'make sure missing.txt exists').id);
+      const done = await h.rt.engine.run((await createGoalTask(h.rt, 'make sure missing.txt exists')).id);
       expect(done.state).toBe('succeeded');
       const toolMessage = (server.received('chat')[1]!.body.messages as { role: string; content: string }[]).find(
         (m) => m.role === 'tool',
@@ -165,10 +165,10 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     server.script('chat', { hang: true });
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const task = createGoalTask(h.rt, 'wait forever');
-      h.rt.engine.start(task.id);
+      const task = await createGoalTask(h.rt, 'wait forever');
+      await h.rt.engine.start(task.id);
       while (server.received('chat').length === 0) await new Promise((r) => setTimeout(r, 5));
-      h.rt.engine.cancel(task.id);
+      await h.rt.engine.cancel(task.id);
       const done = await waitForState(h.rt, task.id, ['cancelled', 'failed']);
       expect(done.state).toBe('cancelled');
       while (server.abandoned === 0) await new Promise((r) => setTimeout(r, 5));
@@ -181,12 +181,12 @@ describe('LLM planner over Chat Completions (real SDK, real runtime, wire-protoc
     server.script('chat', { hang: true }, { text: 'nothing to do' });
     const h = openLlmRuntime(chatProvider(server.url));
     try {
-      const task = createGoalTask(h.rt, 'pause me');
-      h.rt.engine.start(task.id);
+      const task = await createGoalTask(h.rt, 'pause me');
+      await h.rt.engine.start(task.id);
       while (server.received('chat').length === 0) await new Promise((r) => setTimeout(r, 5));
-      h.rt.engine.pause(task.id);
+      await h.rt.engine.pause(task.id);
       expect((await waitForState(h.rt, task.id, ['paused', 'failed'])).state).toBe('paused');
-      h.rt.engine.resume(task.id);
+      await h.rt.engine.resume(task.id);
       expect((await waitForState(h.rt, task.id, ['succeeded', 'failed'])).state).toBe('succeeded');
     } finally {
       await h.cleanup();

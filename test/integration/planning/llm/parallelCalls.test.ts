@@ -82,16 +82,16 @@ describe('parallel tool calls in one model turn', () => {
       },
       { text: 'both probed' },
     );
-    const done = await rt.engine.run(createGoalTask(rt, 'probe both').id);
+    const done = await rt.engine.run((await createGoalTask(rt, 'probe both')).id);
     expect(done.state).toBe('succeeded');
     // Each waited for the other to have started: only possible if both ran at once.
     expect(seen.maxActive).toBe(2);
-    expect(rt.engine.steps(done.id).map((s) => [s.index, s.tool, (s.output as { met: boolean }).met])).toEqual([
+    expect((await rt.engine.steps(done.id)).map((s) => [s.index, s.tool, (s.output as { met: boolean }).met])).toEqual([
       [0, 'probe.a', true],
       [1, 'probe.b', true],
     ]);
     // The model call that chose both is charged once, to the first step.
-    const [first, second] = rt.engine.steps(done.id);
+    const [first, second] = await rt.engine.steps(done.id);
     expect(first!.costUsd).toBeGreaterThan(0);
     expect(second!.costUsd).toBe(0);
     const messages = server.received('chat')[1]!.body.messages as { role: string; tool_call_id?: string; content?: string }[];
@@ -114,7 +114,7 @@ describe('parallel tool calls in one model turn', () => {
       },
       { text: 'done' },
     );
-    const done = await rt.engine.run(createGoalTask(rt, 'probe then write').id);
+    const done = await rt.engine.run((await createGoalTask(rt, 'probe then write')).id);
     expect(done.state).toBe('succeeded');
     expect(seen.maxActive).toBe(1);
     expect(seen.order).toEqual(['probe.a', 'note.write']);

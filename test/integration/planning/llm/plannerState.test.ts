@@ -32,10 +32,10 @@ describe('one conversation per goal task, saved with its steps', () => {
     server.script('chat', { text: 'First I write the file.', toolCalls: [WRITE] }, { hang: true });
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
-    harness.rt.engine.start(task.id);
+    const task = await createGoalTask(harness.rt, 'Write hello world into hello.txt');
+    await harness.rt.engine.start(task.id);
     while (server.received('chat').length < 2) await new Promise((r) => setTimeout(r, 5));
-    harness.rt.engine.pause(task.id);
+    await harness.rt.engine.pause(task.id);
     expect((await waitForState(harness.rt, task.id, ['paused', 'failed'])).state).toBe('paused');
     await harness.rt.engine.message(task.id, 'Also say hi in your answer.');
 
@@ -55,7 +55,7 @@ describe('one conversation per goal task, saved with its steps', () => {
     expect(textOf(resumed.at(-1))).toContain('Also say hi in your answer.');
 
     expect(done.answer).toBe('Wrote hello.txt. Hi!');
-    expect(rt.engine.events(task.id).map((e) => [e.kind, e.text])).toEqual([
+    expect((await rt.engine.events(task.id)).map((e) => [e.kind, e.text])).toEqual([
       ['model.text', 'First I write the file.'],
       ['user.message', 'Also say hi in your answer.'],
       ['answer', 'Wrote hello.txt. Hi!'],
@@ -76,7 +76,7 @@ describe('one conversation per goal task, saved with its steps', () => {
       { toolCalls: [{ id: 'call_paint_2', name: 'paint', arguments: { value: 'blue' } }] },
       { text: 'Painted it blue.' },
     );
-    taskId = createGoalTask(harness.rt, 'Paint the fence').id;
+    taskId = (await createGoalTask(harness.rt, 'Paint the fence')).id;
     const done = await harness.rt.engine.run(taskId);
     expect(done.state, done.stateReason).toBe('succeeded');
 
@@ -96,24 +96,24 @@ describe('one conversation per goal task, saved with its steps', () => {
     server.script('chat', { text: 'Done.' });
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const goal = createGoalTask(harness.rt, 'anything');
+    const goal = await createGoalTask(harness.rt, 'anything');
     expect((await harness.rt.engine.run(goal.id)).state).toBe('succeeded');
     await expect(harness.rt.engine.message(goal.id, 'too late')).rejects.toThrow(
       expect.objectContaining({ code: 'conflict', message: expect.stringContaining('already succeeded') }),
     );
-    const playbook = createPlaybookTask(harness.rt, 'name: p\nsteps:\n  - tool: fs.list\n    args: { path: . }\n');
+    const playbook = await createPlaybookTask(harness.rt, 'name: p\nsteps:\n  - tool: fs.list\n    args: { path: . }\n');
     await expect(harness.rt.engine.message(playbook.id, 'hello')).rejects.toThrow(
       expect.objectContaining({ code: 'conflict', message: expect.stringContaining('runs a playbook') }),
     );
-    expect(harness.rt.engine.events(goal.id).map((e) => e.kind)).toEqual(['answer']);
+    expect((await harness.rt.engine.events(goal.id)).map((e) => e.kind)).toEqual(['answer']);
   });
 
   it('a turn saved just before a crash is not asked again: its queued calls run, and the model sees them under its own ids', async () => {
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
+    const task = await createGoalTask(harness.rt, 'Write hello world into hello.txt');
     // What the planner saved before the crash: the model's turn and its call, not yet a step.
-    storedPlannerState(harness.rt.store, task.id, systemClock).save({
+    await storedPlannerState(harness.rt.store, task.id, systemClock).save({
       at: new Date().toISOString(),
       header: { queue: [{ index: 0, tool: 'fs.write', args: WRITE.arguments, onDeny: 'continue' }], inboxSeq: 0 },
       turns: [
@@ -131,7 +131,7 @@ describe('one conversation per goal task, saved with its steps', () => {
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(readFileSync(path.join(done.workspace, 'hello.txt'), 'utf8')).toBe('hello world');
     expect(server.received('chat')).toHaveLength(1);
-    expect(rt.engine.steps(task.id).map((s) => [s.index, s.tool, s.status])).toEqual([[0, 'fs.write', 'completed']]);
+    expect((await rt.engine.steps(task.id)).map((s) => [s.index, s.tool, s.status])).toEqual([[0, 'fs.write', 'completed']]);
     expect(messagesOf(0).find((m) => m.role === 'tool')!.tool_call_id).toBe(WRITE.id);
   });
 
@@ -139,23 +139,25 @@ describe('one conversation per goal task, saved with its steps', () => {
     server.script('chat', { text: 'Writing.', toolCalls: [WRITE] });
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const db = harness.rt.store.db;
+    const db = harness.rt.store.sql;
     // The disk refuses the step's commit (a real SQLite abort, as a full disk would give).
-    db.exec(`CREATE TRIGGER refuse_steps BEFORE INSERT ON steps BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
-    const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
+    await db.exec(`CREATE TRIGGER refuse_steps BEFORE INSERT ON steps BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    const task = await createGoalTask(harness.rt, 'Write hello world into hello.txt');
     const done = await harness.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('disk full');
-    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE task_id = ?`).get(task.id) as { n: number }).n;
-    expect([count('steps'), count('planner_turns'), count('planner_states'), count('task_events')]).toEqual([0, 0, 0, 0]);
+    const count = async (table: string) =>
+      (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE task_id = ?`, [task.id]))!.n;
+    const counts = [await count('steps'), await count('planner_turns'), await count('planner_states'), await count('task_events')];
+    expect(counts).toEqual([0, 0, 0, 0]);
   });
 
   it('an answer saved before a crash ends the resumed task without another model call', async () => {
     server.script('chat', { text: 'Nothing needed doing.' });
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const task = createGoalTask(harness.rt, 'Check nothing');
-    storedPlannerState(harness.rt.store, task.id, systemClock).save({
+    const task = await createGoalTask(harness.rt, 'Check nothing');
+    await storedPlannerState(harness.rt.store, task.id, systemClock).save({
       at: new Date().toISOString(),
       header: { queue: [], inboxSeq: 0, answer: 'Already done.' },
       turns: [{ role: 'assistant', text: 'Already done.', calls: [] }],
@@ -171,16 +173,16 @@ describe('one conversation per goal task, saved with its steps', () => {
   it('a state written by a newer Agent Desk leaves the task waiting with the reason, untouched, and asks no model', async () => {
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const task = createGoalTask(harness.rt, 'anything');
-    const repo = new PlannerStateRepo(harness.rt.store.db);
+    const task = await createGoalTask(harness.rt, 'anything');
+    const repo = new PlannerStateRepo(harness.rt.store.sql);
     const newer = { version: PLANNER_STATE_VERSION + 1, header: { queue: [], inboxSeq: 0, future: true }, turns: [], events: [], at: 'x' };
-    repo.save(task.id, newer);
+    await repo.save(task.id, newer);
     const waiting = await harness.rt.engine.run(task.id);
     expect(waiting.state).toBe('waiting_user');
     expect(waiting.stateReason).toMatch(
       new RegExp(`planner state version ${PLANNER_STATE_VERSION + 1}; this Agent Desk reads versions 1 to ${PLANNER_STATE_VERSION}`),
     );
-    expect(repo.load(task.id)).toEqual({ version: PLANNER_STATE_VERSION + 1, header: newer.header, turns: [] });
+    expect(await repo.load(task.id)).toEqual({ version: PLANNER_STATE_VERSION + 1, header: newer.header, turns: [] });
     expect(server.received('chat')).toHaveLength(0);
   });
 
@@ -188,19 +190,19 @@ describe('one conversation per goal task, saved with its steps', () => {
     server.script('chat', { toolCalls: [WRITE] }, { hang: true });
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
-    const task = createGoalTask(harness.rt, 'Write hello world into hello.txt');
-    harness.rt.engine.start(task.id);
+    const task = await createGoalTask(harness.rt, 'Write hello world into hello.txt');
+    await harness.rt.engine.start(task.id);
     while (server.received('chat').length < 2) await new Promise((r) => setTimeout(r, 5));
-    harness.rt.engine.pause(task.id);
+    await harness.rt.engine.pause(task.id);
     await waitForState(harness.rt, task.id, ['paused']);
-    harness.rt.store.db.prepare('DELETE FROM planner_turns WHERE task_id = ?').run(task.id);
-    harness.rt.store.db.prepare('DELETE FROM planner_states WHERE task_id = ?').run(task.id);
+    await harness.rt.store.sql.run('DELETE FROM planner_turns WHERE task_id = ?', [task.id]);
+    await harness.rt.store.sql.run('DELETE FROM planner_states WHERE task_id = ?', [task.id]);
 
     const rt = await harness.reopen();
     server.script('chat', { text: 'Done.' });
     expect((await rt.engine.run(task.id)).state).toBe('succeeded');
     expect(messagesOf(2).find((m) => m.role === 'tool')!.tool_call_id).toBe('call_step_0');
-    const saved = new PlannerStateRepo(rt.store.db).load(task.id)!;
+    const saved = (await new PlannerStateRepo(rt.store.sql).load(task.id))!;
     expect(saved.version).toBe(PLANNER_STATE_VERSION);
     expect(saved.turns).toHaveLength(2); // the rebuilt turn of step 1, then the answer
   });

@@ -43,11 +43,11 @@ describe('the model’s reasoning summaries, text and answer become task events'
       );
       const harness = openLlmRuntime(protocol.provider());
       h = harness;
-      const task = createGoalTask(harness.rt, 'Write a into a.txt');
+      const task = await createGoalTask(harness.rt, 'Write a into a.txt');
       const done = await harness.rt.engine.run(task.id);
       expect(done.state, done.stateReason).toBe('succeeded');
       expect(done.answer).toBe('Wrote a.txt.');
-      expect(harness.rt.engine.events(task.id).map((e) => [e.kind, e.text])).toEqual([
+      expect((await harness.rt.engine.events(task.id)).map((e) => [e.kind, e.text])).toEqual([
         ['model.reasoning', 'The file has to exist before anything reads it.'],
         ['model.text', 'Writing the file.'],
         ['model.reasoning', 'The write succeeded; nothing is left.'],

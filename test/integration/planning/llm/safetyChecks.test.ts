@@ -52,9 +52,8 @@ describe.skipIf(skip)(
     const createDesktopTask = (goal: string) =>
       h.rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, sandbox: 'desktop' });
     /** What the real computer tool did: the screen point of each click it performed. */
-    const performed = (taskId: string) =>
-      h.rt.engine
-        .steps(taskId)
+    const performed = async (taskId: string) =>
+      (await h.rt.engine.steps(taskId))
         .filter((s) => s.tool === 'computer' && s.status === 'completed')
         .map((s) => (s.output as { screenPoint?: unknown }).screenPoint);
 
@@ -64,10 +63,10 @@ describe.skipIf(skip)(
     /** Runs until the flagged click waits for a person; returns the task id and the approval. */
     async function runToApproval(): Promise<{ taskId: string; approval: Approval }> {
       server.script('responses', { computer: [{ id: 'cu_1', action: CLICK, safetyChecks: [CHECK] }] });
-      const task = createDesktopTask('Pay the invoice on the open page');
+      const task = await createDesktopTask('Pay the invoice on the open page');
       const waiting = await h.rt.engine.run(task.id, { detachOnApproval: true });
       expect(waiting.state).toBe('waiting_approval');
-      expect(performed(task.id)).toEqual([]);
+      expect(await performed(task.id)).toEqual([]);
       const listed = (await call('approvals.list', { status: 'pending' })) as { result: { approvals: Approval[] } };
       expect(listed.result.approvals).toHaveLength(1);
       return { taskId: task.id, approval: listed.result.approvals[0]! };
@@ -84,7 +83,7 @@ describe.skipIf(skip)(
       server.script('responses', { text: 'Paid.' });
       const done = await h.rt.engine.run(taskId, { detachOnApproval: true });
       expect(done.state).toBe('succeeded');
-      expect(performed(taskId)).toEqual([{ x: 640, y: 400 }]);
+      expect(await performed(taskId)).toEqual([{ x: 640, y: 400 }]);
       const [first, second] = server.received('responses').map((r) => r.body.input as Item[]);
       expect(first!.some((item) => item.acknowledged_safety_checks !== undefined)).toBe(false);
       // The second run rebuilt the conversation from the step records (new call ids, same checks).
@@ -95,10 +94,10 @@ describe.skipIf(skip)(
 
     it('acknowledges under the original call id when the run waits for the decision', async () => {
       server.script('responses', { computer: [{ id: 'cu_1', action: CLICK, safetyChecks: [CHECK] }] }, { text: 'Paid.' });
-      const task = createDesktopTask('Pay the invoice on the open page');
+      const task = await createDesktopTask('Pay the invoice on the open page');
       const running = h.rt.engine.run(task.id);
       await waitForState(h.rt, task.id, ['waiting_approval']);
-      const [approval] = h.rt.approvals.list({ taskId: task.id, status: 'pending' });
+      const [approval] = await h.rt.approvals.list({ taskId: task.id, status: 'pending' });
       await call('approvals.decide', { approvalId: approval!.id, decision: 'approve' });
       expect((await running).state).toBe('succeeded');
       const second = server.received('responses')[1]!.body.input as Item[];
@@ -115,9 +114,9 @@ describe.skipIf(skip)(
       expect(done.state).toBe('failed');
       expect(done.stateReason).toContain('denied');
       expect(done.stateReason).toContain('not my invoice');
-      expect(performed(taskId)).toEqual([]);
+      expect(await performed(taskId)).toEqual([]);
       expect(server.received('responses')).toHaveLength(1);
-      expect(h.rt.engine.steps(taskId)[0]).toMatchObject({ tool: 'computer', status: 'denied' });
+      expect((await h.rt.engine.steps(taskId))[0]).toMatchObject({ tool: 'computer', status: 'denied' });
     });
   },
 );

@@ -45,7 +45,7 @@ describe('a message sent mid-task, on every wire protocol (strict servers)', () 
         { toolCalls: [{ id: 'call_p2', name: 'paint', arguments: { value: 'blue' } }] },
         { text: 'Painted it blue.' },
       );
-      taskId = createGoalTask(harness.rt, 'Paint the fence').id;
+      taskId = (await createGoalTask(harness.rt, 'Paint the fence')).id;
       const done = await harness.rt.engine.run(taskId);
       expect(done.state, done.stateReason).toBe('succeeded');
       expect(server.rejections).toEqual([]);

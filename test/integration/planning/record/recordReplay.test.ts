@@ -66,7 +66,7 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
       { toolCalls: [{ name: 'fs_write', arguments: { path: 'out.txt', content: 'CHECKED' } }] },
       { text: 'Done.' },
     );
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'check reports',
       plan: { kind: 'goal', goal: GOAL, model: 'test:gpt-test', acceptance: ACCEPTANCE },
       inputs: {},
@@ -83,7 +83,7 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
 
   async function replay(yaml: string): Promise<Task> {
     rmSync(path.join(workspace, 'out.txt'), { force: true });
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'replay',
       plan: { kind: 'playbook', source: yaml, baseDir: workspace },
       inputs: {},
@@ -130,7 +130,7 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
     expect(prompt).toContain('expectation failed: $.sha256');
     expect(prompt).toContain('safe'); // the current observation
     // engine.steps lists them in the order they ran; here by plan position.
-    const byIndex = [...h.rt.engine.steps(done.id)].sort((a, b) => a.index - b.index);
+    const byIndex = [...(await h.rt.engine.steps(done.id))].sort((a, b) => a.index - b.index);
     expect(byIndex.map((s) => [s.index, s.tool, s.status])).toEqual([
       [0, 'fs.read', 'failed'],
       [1, 'fs.read', 'completed'],
@@ -150,7 +150,7 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
     expect(done.state).toBe('succeeded');
     expect(done.usage.modelCalls).toBe(1);
     expect(h.healers.at(-1)!.healed).toEqual([1]);
-    expect(h.rt.engine.steps(done.id).find((s) => s.index === 3)).toMatchObject({ planStepId: 'step2', status: 'completed' });
+    expect((await h.rt.engine.steps(done.id)).find((s) => s.index === 3)).toMatchObject({ planStepId: 'step2', status: 'completed' });
   });
 
   it('fails with the reason when the healing model gives up', async () => {
@@ -177,7 +177,7 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
 
   it('refuses to record a task that did not succeed', async () => {
     server.script('chat', { toolCalls: [{ name: 'give_up', arguments: { reason: 'no' } }] });
-    const task = h.rt.engine.create({ title: 'x', plan: { kind: 'goal', goal: 'x', acceptance: ACCEPTANCE }, inputs: {}, workspace });
+    const task = await h.rt.engine.create({ title: 'x', plan: { kind: 'goal', goal: 'x', acceptance: ACCEPTANCE }, inputs: {}, workspace });
     expect((await h.rt.engine.run(task.id)).state).toBe('failed');
     const response = await h.rt.dispatcher.dispatch(
       { id: 2, method: 'tasks.record', params: { taskId: task.id } },

@@ -48,9 +48,9 @@ function runtime(scripts: Record<string, (turn: number) => ScriptedCall | 'done'
   return openTestRuntime({ plans: withScriptedGoals(planner), tools: [barrier()] });
 }
 
-function goalAs(rt: Runtime, agent: string, goal: string) {
-  const task = rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {} });
-  rt.agents.repo.assign(task.id, agent);
+async function goalAs(rt: Runtime, agent: string, goal: string) {
+  const task = await rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {} });
+  await rt.agents.repo.assign(task.id, agent);
   return task;
 }
 
@@ -68,23 +68,23 @@ describe('sub-agent delegation', () => {
       ]),
     });
     const agents = h.rt.agents;
-    for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name, budget: { maxSteps: 20 } });
-    const parent = goalAs(h.rt, 'lead', 'lead');
+    for (const name of ['lead', 'writer-a', 'writer-b']) await agents.create({ name, budget: { maxSteps: 20 } });
+    const parent = await goalAs(h.rt, 'lead', 'lead');
     const done = await h.rt.engine.run(parent.id);
     expect(done.state, done.stateReason).toBe('succeeded');
 
-    const children = h.rt.store.tasks.list({ limit: 10 }).filter((t) => t.parentId === parent.id);
+    const children = (await h.rt.store.tasks.list({ limit: 10 })).filter((t) => t.parentId === parent.id);
     expect(children).toHaveLength(2);
     for (const child of children) {
       expect(child.state).toBe('succeeded');
       expect(child.checks.every((c) => c.passed)).toBe(true);
       expect(child.budget.maxSteps).toBe(20); // the sub-agent's own budget
       expect(child.workspace).not.toBe(parent.workspace);
-      expect(h.rt.trace.page(child.id, 0, 100).events.find((e) => e.type === 'delegation.started')?.data).toMatchObject({
+      expect((await h.rt.trace.page(child.id, 0, 100)).events.find((e) => e.type === 'delegation.started')?.data).toMatchObject({
         parentTaskId: parent.id,
       });
     }
-    const parentTrace = h.rt.trace.page(parent.id, 0, 200).events;
+    const parentTrace = (await h.rt.trace.page(parent.id, 0, 200)).events;
     expect(
       parentTrace
         .filter((e) => e.type === 'delegation.started')
@@ -102,10 +102,10 @@ describe('sub-agent delegation', () => {
       ]),
     });
     const agents = h.rt.agents;
-    for (const name of ['lead', 'writer-a', 'writer-b']) agents.create({ name });
-    const done = await h.rt.engine.run(goalAs(h.rt, 'lead', 'lead').id);
+    for (const name of ['lead', 'writer-a', 'writer-b']) await agents.create({ name });
+    const done = await h.rt.engine.run((await goalAs(h.rt, 'lead', 'lead')).id);
     expect(done.state).toBe('failed');
-    const [step] = h.rt.engine.steps(done.id);
+    const [step] = await h.rt.engine.steps(done.id);
     expect(step?.error).toMatch(/1 of 2 sub-agent task\(s\) did not succeed: writer-b/);
   });
 
@@ -117,15 +117,15 @@ describe('sub-agent delegation', () => {
       risky: delegateOnce([{ agent: 'writer-a', goal: 'take notes', checks: [{ type: 'command_exit', command: ['rm', '-rf', '/'] }] }]),
     });
     const agents = h.rt.agents;
-    for (const name of ['lead', 'writer-a']) agents.create({ name });
-    const parent = goalAs(h.rt, 'lead', 'lead');
+    for (const name of ['lead', 'writer-a']) await agents.create({ name });
+    const parent = await goalAs(h.rt, 'lead', 'lead');
     expect((await h.rt.engine.run(parent.id)).state).toBe('succeeded');
-    const [child] = h.rt.store.tasks.list({ limit: 10 }).filter((t) => t.parentId === parent.id);
+    const [child] = (await h.rt.store.tasks.list({ limit: 10 })).filter((t) => t.parentId === parent.id);
     expect(child?.plan).toEqual({ kind: 'goal', goal: 'take notes', acceptance: checks });
 
-    const refused = await h.rt.engine.run(goalAs(h.rt, 'lead', 'risky').id);
+    const refused = await h.rt.engine.run((await goalAs(h.rt, 'lead', 'risky')).id);
     expect(refused.state).toBe('failed');
-    expect(h.rt.engine.steps(refused.id)[0]?.error).toMatch(/checks may only be of the types file_exists/);
+    expect((await h.rt.engine.steps(refused.id))[0]?.error).toMatch(/checks may only be of the types file_exists/);
   });
 
   it('a delegation cycle is refused with a clear error and no child is started for it', async () => {
@@ -134,13 +134,13 @@ describe('sub-agent delegation', () => {
       help: delegateOnce([{ agent: 'lead', goal: 'lead' }]),
     });
     const agents = h.rt.agents;
-    for (const name of ['lead', 'helper']) agents.create({ name });
-    const done = await h.rt.engine.run(goalAs(h.rt, 'lead', 'lead').id);
+    for (const name of ['lead', 'helper']) await agents.create({ name });
+    const done = await h.rt.engine.run((await goalAs(h.rt, 'lead', 'lead')).id);
     expect(done.state).toBe('failed');
-    const helper = h.rt.store.tasks.list({ limit: 10 }).find((t) => t.parentId === done.id)!;
-    const [helperStep] = h.rt.engine.steps(helper.id);
+    const helper = (await h.rt.store.tasks.list({ limit: 10 })).find((t) => t.parentId === done.id)!;
+    const [helperStep] = await h.rt.engine.steps(helper.id);
     expect(helperStep?.error).toContain('delegation cycle refused: lead → helper → lead');
-    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(2); // parent and helper, no third
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(2); // parent and helper, no third
   });
 
   it('agents RPC: create, update, list and delete with validation', async () => {

@@ -28,8 +28,10 @@ const delegateTo =
 
 const rootTask = (rt: Runtime, agent: string, goal: string) =>
   rt.engine.create({ title: goal, plan: { kind: 'goal', goal }, inputs: {}, agent });
-const childrenOf = (rt: Runtime, parentId: string) => rt.store.tasks.list({ limit: 50 }).filter((t) => t.parentId === parentId);
-const events = (rt: Runtime, taskId: string, type: string) => rt.trace.page(taskId, 0, 500).events.filter((e) => e.type === type);
+const childrenOf = async (rt: Runtime, parentId: string) =>
+  (await rt.store.tasks.list({ limit: 50 })).filter((t) => t.parentId === parentId);
+const events = async (rt: Runtime, taskId: string, type: string) =>
+  (await rt.trace.page(taskId, 0, 500)).events.filter((e) => e.type === type);
 
 /** A runtime on a manual clock where `lead` delegates to `worker` a playbook whose one step hangs, with this timeout. */
 function hangingDelegation(timeoutMs: number): ManualClock {
@@ -39,9 +41,9 @@ function hangingDelegation(timeoutMs: number): ManualClock {
   return clock;
 }
 
-async function until<T>(probe: () => T | undefined): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -55,17 +57,17 @@ describe('delegation limits', () => {
       c: delegateTo('d', { goal: 'd' }),
       d: () => 'done',
     });
-    for (const name of ['a', 'b', 'c', 'd']) h.rt.agents.create({ name });
-    const root = await h.rt.engine.run(rootTask(h.rt, 'a', 'a').id);
+    for (const name of ['a', 'b', 'c', 'd']) await h.rt.agents.create({ name });
+    const root = await h.rt.engine.run((await rootTask(h.rt, 'a', 'a')).id);
 
     expect(root.state).toBe('failed');
-    const [b] = childrenOf(h.rt, root.id);
-    const [c] = childrenOf(h.rt, b!.id);
-    expect(childrenOf(h.rt, c!.id)).toEqual([]); // no task was started for d
-    expect(h.rt.store.tasks.list({ limit: 50 })).toHaveLength(3);
+    const [b] = await childrenOf(h.rt, root.id);
+    const [c] = await childrenOf(h.rt, b!.id);
+    expect(await childrenOf(h.rt, c!.id)).toEqual([]); // no task was started for d
+    expect(await h.rt.store.tasks.list({ limit: 50 })).toHaveLength(3);
     const refusal = `delegation depth limit (${MAX_DELEGATION_DEPTH}) reached: a → b → c cannot delegate further`;
-    expect(h.rt.engine.steps(c!.id)[0]?.error).toContain(refusal);
-    for (const task of [c!, b!, root]) expect(h.rt.engine.get(task.id).stateReason).toContain(refusal);
+    expect((await h.rt.engine.steps(c!.id))[0]?.error).toContain(refusal);
+    for (const task of [c!, b!, root]) expect((await h.rt.engine.get(task.id)).stateReason).toContain(refusal);
 
     for (const [parent, child] of [
       [root, b!],
@@ -73,11 +75,11 @@ describe('delegation limits', () => {
     ] as [Task, Task][]) {
       expect(child.parentId).toBe(parent.id);
       // One event type on both sides: the parent's names the child, the child's names the parent.
-      const parentSide = events(h.rt, parent.id, 'delegation.started').filter((e) => e.data.childTaskId !== undefined);
+      const parentSide = (await events(h.rt, parent.id, 'delegation.started')).filter((e) => e.data.childTaskId !== undefined);
       expect(parentSide.map((e) => e.data.childTaskId)).toEqual([child.id]);
-      const childSide = events(h.rt, child.id, 'delegation.started').filter((e) => e.data.parentTaskId !== undefined);
+      const childSide = (await events(h.rt, child.id, 'delegation.started')).filter((e) => e.data.parentTaskId !== undefined);
       expect(childSide.map((e) => e.data.parentTaskId)).toEqual([parent.id]);
-      const finished = events(h.rt, parent.id, 'delegation.finished')[0]?.data.children as { taskId: string; reason?: string }[];
+      const finished = (await events(h.rt, parent.id, 'delegation.finished'))[0]?.data.children as { taskId: string; reason?: string }[];
       expect(finished.map((f) => f.taskId)).toEqual([child.id]);
       expect(finished[0]?.reason).toContain(refusal);
     }
@@ -85,33 +87,33 @@ describe('delegation limits', () => {
 
   it('a child hanging past the delegate timeout is stopped on the runtime clock; the parent fails with the child’s reason', async () => {
     const clock = hangingDelegation(5_000);
-    for (const name of ['lead', 'worker']) h.rt.agents.create({ name });
-    const parent = rootTask(h.rt, 'lead', 'lead');
+    for (const name of ['lead', 'worker']) await h.rt.agents.create({ name });
+    const parent = await rootTask(h.rt, 'lead', 'lead');
     const running = h.rt.engine.run(parent.id);
 
-    const child = await until(() => childrenOf(h.rt, parent.id).find((t) => t.state === 'running'));
+    const child = await until(async () => (await childrenOf(h.rt, parent.id)).find((t) => t.state === 'running'));
     clock.advance(4_999);
-    expect(h.rt.engine.get(child.id).state).toBe('running');
+    expect((await h.rt.engine.get(child.id)).state).toBe('running');
     clock.advance(1);
     const done = await running;
 
-    expect(h.rt.engine.get(child.id)).toMatchObject({ state: 'cancelled', stateReason: 'sub-agent timed out after 5000 ms' });
+    expect(await h.rt.engine.get(child.id)).toMatchObject({ state: 'cancelled', stateReason: 'sub-agent timed out after 5000 ms' });
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain(`worker (${child.id}) cancelled: sub-agent timed out after 5000 ms`);
   });
 
   it('a child whose wall-time budget runs out first is stopped at its budget, not the longer timeout', async () => {
     const clock = hangingDelegation(600_000);
-    h.rt.agents.create({ name: 'lead' });
-    h.rt.agents.create({ name: 'worker', budget: { maxWallMs: 30_000 } });
-    const parent = rootTask(h.rt, 'lead', 'lead');
+    await h.rt.agents.create({ name: 'lead' });
+    await h.rt.agents.create({ name: 'worker', budget: { maxWallMs: 30_000 } });
+    const parent = await rootTask(h.rt, 'lead', 'lead');
     const running = h.rt.engine.run(parent.id);
 
-    const child = await until(() => childrenOf(h.rt, parent.id).find((t) => t.state === 'running'));
+    const child = await until(async () => (await childrenOf(h.rt, parent.id)).find((t) => t.state === 'running'));
     clock.advance(30_000);
     const done = await running;
     const reason = 'sub-agent exceeded its wall-time budget of 30000 ms';
-    expect(h.rt.engine.get(child.id)).toMatchObject({ state: 'cancelled', stateReason: reason });
+    expect(await h.rt.engine.get(child.id)).toMatchObject({ state: 'cancelled', stateReason: reason });
     expect(done.stateReason).toContain(`worker (${child.id}) cancelled: ${reason}`);
   });
 });

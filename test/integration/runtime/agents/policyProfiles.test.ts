@@ -26,7 +26,7 @@ describe('policy profiles end to end', () => {
     };
     const done = await waitForState(rt, locked.result.id, ['failed', 'succeeded']);
     expect(done.state).toBe('failed');
-    expect(rt.engine.steps(done.id)[0]).toMatchObject({
+    expect((await rt.engine.steps(done.id))[0]).toMatchObject({
       status: 'denied',
       policy: { source: 'rule', rule: 'fs.write', profile: 'locked' },
     });
@@ -35,7 +35,7 @@ describe('policy profiles end to end', () => {
     expect(unknown).toMatchObject({
       error: { code: 'invalid_params', message: 'unknown policy profile "lockd" (config policy.profiles: defined: locked, open)' },
     });
-    expect(rt.store.tasks.list({ limit: 10 }).map((t) => t.id)).toEqual([locked.result.id]);
+    expect((await rt.store.tasks.list({ limit: 10 })).map((t) => t.id)).toEqual([locked.result.id]);
   });
 
   it('a task uses its agent’s profile unless it names its own', async () => {
@@ -52,7 +52,7 @@ describe('policy profiles end to end', () => {
       result: { id: string };
     };
     expect((await waitForState(rt, own.result.id, ['failed', 'succeeded'])).state).toBe('succeeded');
-    expect(rt.engine.steps(own.result.id)[0]?.policy).toMatchObject({ effect: 'allow', agent: 'careful', profile: 'open' });
+    expect((await rt.engine.steps(own.result.id))[0]?.policy).toMatchObject({ effect: 'allow', agent: 'careful', profile: 'open' });
   });
 
   it('agents.create and agents.update refuse a profile the config does not define', async () => {
@@ -67,8 +67,8 @@ describe('policy profiles end to end', () => {
   it('a cron job whose agent’s profile left the config is blocked with the reason when it fires, creating no task', async () => {
     const clock = new ManualClock();
     const first = openTestRuntime({ clock, config: CONFIG });
-    first.rt.agents.create({ name: 'nightly-bot', policyProfile: 'locked' });
-    const job = first.rt.scheduler.add({
+    await first.rt.agents.create({ name: 'nightly-bot', policyProfile: 'locked' });
+    const job = await first.rt.scheduler.add({
       name: 'nightly',
       schedule: '0 * * * *',
       agentId: 'nightly-bot',
@@ -83,12 +83,12 @@ describe('policy profiles end to end', () => {
       config: { policy: { profiles: { open: {} } } },
     });
     const scheduler = h.rt.scheduler;
-    expect(() => scheduler.update(job.id, {})).toThrow(/unknown policy profile "locked".*nightly-bot/);
+    await expect(scheduler.update(job.id, {})).rejects.toThrow(/unknown policy profile "locked".*nightly-bot/);
     clock.advance(60 * 60_000);
-    const [run] = scheduler.tick();
+    const [run] = await scheduler.tick();
     expect(run).toMatchObject({ outcome: 'blocked' });
     expect(run?.reason).toContain('unknown policy profile "locked"');
-    expect(scheduler.get(job.id)).toMatchObject({ status: 'blocked', blockedReason: run?.reason });
-    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+    expect(await scheduler.get(job.id)).toMatchObject({ status: 'blocked', blockedReason: run?.reason });
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ steps:
   - { id: write, tool: fs.write, args: { path: forbidden.txt, content: "x" } }
 `;
 
-function playbookTask(rt: Runtime, agent: string | undefined, source = READ_THEN_WRITE) {
+async function playbookTask(rt: Runtime, agent: string | undefined, source = READ_THEN_WRITE) {
   return rt.engine.create({
     title: 'allowlist',
     plan: { kind: 'playbook', source, baseDir: rt.home },
@@ -30,11 +30,11 @@ function playbookTask(rt: Runtime, agent: string | undefined, source = READ_THEN
 }
 
 /** The allowlist refusal a step must carry: effect deny, from the agent, naming agent and tool. */
-function expectAllowlistDenial(rt: Runtime, taskId: string, agent: string, tool: string) {
-  const denied = rt.engine.steps(taskId).find((s) => s.status === 'denied');
+async function expectAllowlistDenial(rt: Runtime, taskId: string, agent: string, tool: string) {
+  const denied = (await rt.engine.steps(taskId)).find((s) => s.status === 'denied');
   expect(denied).toMatchObject({ tool, policy: { effect: 'deny', source: 'agent', agent } });
   expect(denied?.error).toContain(`agent "${agent}" may not use tool "${tool}"`);
-  const traced = rt.trace.page(taskId, 0, 200).events.find((e) => e.type === 'step.policy');
+  const traced = (await rt.trace.page(taskId, 0, 200)).events.find((e) => e.type === 'step.policy');
   expect(traced?.data).toMatchObject({ effect: 'deny', source: 'agent', agent });
   expect(String(traced?.data.reason)).toContain(`"${tool}"`);
 }
@@ -42,26 +42,26 @@ function expectAllowlistDenial(rt: Runtime, taskId: string, agent: string, tool:
 describe("an agent's tool allowlist", () => {
   it('a playbook step outside the allowlist is denied with the agent and tool named, and never runs', async () => {
     h = openTestRuntime({});
-    h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
-    const task = playbookTask(h.rt, 'reader');
+    await h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
+    const task = await playbookTask(h.rt, 'reader');
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('agent "reader" may not use tool "fs.write"');
-    expect(h.rt.engine.steps(task.id).find((s) => s.tool === 'fs.list')?.status).toBe('completed');
-    expectAllowlistDenial(h.rt, task.id, 'reader', 'fs.write');
+    expect((await h.rt.engine.steps(task.id)).find((s) => s.tool === 'fs.list')?.status).toBe('completed');
+    await expectAllowlistDenial(h.rt, task.id, 'reader', 'fs.write');
     expect(existsSync(path.join(done.workspace, 'forbidden.txt'))).toBe(false);
   });
 
   it('wildcards allow what they match; the same playbook without an agent is unaffected', async () => {
     h = openTestRuntime({});
-    h.rt.agents.create({ name: 'fs-worker', tools: ['fs.*'] });
-    const asAgent = await h.rt.engine.run(playbookTask(h.rt, 'fs-worker').id);
+    await h.rt.agents.create({ name: 'fs-worker', tools: ['fs.*'] });
+    const asAgent = await h.rt.engine.run((await playbookTask(h.rt, 'fs-worker')).id);
     expect(asAgent.state, asAgent.stateReason).toBe('succeeded');
-    expect(h.rt.engine.steps(asAgent.id).map((s) => s.policy)).toEqual([
+    expect((await h.rt.engine.steps(asAgent.id)).map((s) => s.policy)).toEqual([
       expect.objectContaining({ effect: 'allow', agent: 'fs-worker' }),
       expect.objectContaining({ effect: 'allow', agent: 'fs-worker' }),
     ]);
-    const noAgent = await h.rt.engine.run(playbookTask(h.rt, undefined).id);
+    const noAgent = await h.rt.engine.run((await playbookTask(h.rt, undefined)).id);
     expect(noAgent.state).toBe('succeeded');
   });
 
@@ -74,22 +74,22 @@ describe("an agent's tool allowlist", () => {
       run: async () => calls.push('mcp'),
     });
     h = openTestRuntime({ tools: [mcpWriter] });
-    h.rt.agents.create({ name: 'notes-only', tools: ['mcp__notes__*'] });
+    await h.rt.agents.create({ name: 'notes-only', tools: ['mcp__notes__*'] });
     const source = 'name: cap\nsteps:\n  - { id: save, capability: file.write, args: { key: n.txt } }\n';
-    const asAgent = await h.rt.engine.run(playbookTask(h.rt, 'notes-only', source).id);
+    const asAgent = await h.rt.engine.run((await playbookTask(h.rt, 'notes-only', source)).id);
     expect(asAgent.state, asAgent.stateReason).toBe('succeeded');
-    expect(h.rt.engine.steps(asAgent.id)[0]).toMatchObject({ tool: 'mcp__notes__write', status: 'completed' });
+    expect((await h.rt.engine.steps(asAgent.id))[0]).toMatchObject({ tool: 'mcp__notes__write', status: 'completed' });
     expect(calls).toEqual(['mcp']);
   });
 
   it('an allowlist narrowed by agents.update applies from the next step on', async () => {
     h = openTestRuntime({});
     const agents = h.rt.agents;
-    agents.create({ name: 'worker', tools: ['*'] });
-    const task = playbookTask(h.rt, 'worker');
-    agents.update('worker', { tools: ['fs.list'] });
+    await agents.create({ name: 'worker', tools: ['*'] });
+    const task = await playbookTask(h.rt, 'worker');
+    await agents.update('worker', { tools: ['fs.list'] });
     expect((await h.rt.engine.run(task.id)).state).toBe('failed');
-    expectAllowlistDenial(h.rt, task.id, 'worker', 'fs.write');
+    await expectAllowlistDenial(h.rt, task.id, 'worker', 'fs.write');
   });
 
   it('a delegated child is held to its own agent’s allowlist; the parent fails with the child’s reason', async () => {
@@ -99,43 +99,48 @@ describe("an agent's tool allowlist", () => {
     );
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
     const agents = h.rt.agents;
-    agents.create({ name: 'lead', tools: ['agents.delegate'] });
-    agents.create({ name: 'reader', tools: ['fs.list', 'fs.read'] });
-    const parent = h.rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {}, agent: 'lead' });
+    await agents.create({ name: 'lead', tools: ['agents.delegate'] });
+    await agents.create({ name: 'reader', tools: ['fs.list', 'fs.read'] });
+    const parent = await h.rt.engine.create({ title: 'lead', plan: { kind: 'goal', goal: 'lead' }, inputs: {}, agent: 'lead' });
     const done = await h.rt.engine.run(parent.id);
     expect(done.state).toBe('failed');
-    const [childTask] = h.rt.store.tasks.list({ limit: 10 }).filter((t) => t.parentId === parent.id);
+    const [childTask] = (await h.rt.store.tasks.list({ limit: 10 })).filter((t) => t.parentId === parent.id);
     expect(childTask).toMatchObject({ agent: 'reader', state: 'failed' });
-    expectAllowlistDenial(h.rt, childTask!.id, 'reader', 'fs.write');
-    expect(h.rt.engine.steps(parent.id)[0]?.error).toContain('agent "reader" may not use tool "fs.write"');
+    await expectAllowlistDenial(h.rt, childTask!.id, 'reader', 'fs.write');
+    expect((await h.rt.engine.steps(parent.id))[0]?.error).toContain('agent "reader" may not use tool "fs.write"');
   });
 
   it('a task created by a cron job of an agent runs as that agent and is held to its allowlist', async () => {
     const clock = new ManualClock();
     h = openTestRuntime({ clock });
-    h.rt.agents.create({ name: 'reader', tools: ['fs.list'] });
+    await h.rt.agents.create({ name: 'reader', tools: ['fs.list'] });
     const scheduler = h.rt.scheduler;
     scheduler.queue.start();
-    scheduler.add({ name: 'nightly', schedule: '0 * * * *', agentId: 'reader', target: { kind: 'playbook', source: READ_THEN_WRITE } });
+    await scheduler.add({
+      name: 'nightly',
+      schedule: '0 * * * *',
+      agentId: 'reader',
+      target: { kind: 'playbook', source: READ_THEN_WRITE },
+    });
     clock.advance(60 * 60_000);
-    const [run] = scheduler.tick();
+    const [run] = await scheduler.tick();
     await scheduler.queue.drain();
     await scheduler.stop();
-    const task = h.rt.engine.get(run!.taskId!);
+    const task = await h.rt.engine.get(run!.taskId!);
     expect(task).toMatchObject({ agent: 'reader', state: 'failed' });
-    expectAllowlistDenial(h.rt, task.id, 'reader', 'fs.write');
+    await expectAllowlistDenial(h.rt, task.id, 'reader', 'fs.write');
   });
 
   it('a model call to a tool the agent lost after the task started is denied by the gate, never run', async () => {
     const model = new ScriptedProvider([{ calls: [{ name: 'fs_write', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'done' }]);
     h = openLlmRuntime(model);
     const agents = h.rt.agents;
-    agents.create({ name: 'writer', tools: ['fs.*'] });
-    const task = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'write x' }, inputs: {}, agent: 'writer' });
-    agents.update('writer', { tools: ['fs.read'] }); // the model was offered fs.write at the start
+    await agents.create({ name: 'writer', tools: ['fs.*'] });
+    const task = await h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'write x' }, inputs: {}, agent: 'writer' });
+    await agents.update('writer', { tools: ['fs.read'] }); // the model was offered fs.write at the start
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
-    expectAllowlistDenial(h.rt, task.id, 'writer', 'fs.write');
+    await expectAllowlistDenial(h.rt, task.id, 'writer', 'fs.write');
     expect(existsSync(path.join(done.workspace, 'x.txt'))).toBe(false);
   });
 
@@ -152,10 +157,10 @@ describe("an agent's tool allowlist", () => {
     };
     const llm = openLlmRuntime(recording);
     h = llm;
-    h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
-    const asAgent = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {}, agent: 'reader' });
+    await h.rt.agents.create({ name: 'reader', tools: ['fs.read', 'fs.list'] });
+    const asAgent = await h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {}, agent: 'reader' });
     await h.rt.engine.run(asAgent.id);
-    const plain = h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {} });
+    const plain = await h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'look around' }, inputs: {} });
     await h.rt.engine.run(plain.id);
 
     const [agentTools, plainTools] = seen;

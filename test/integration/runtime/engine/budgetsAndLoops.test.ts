@@ -15,17 +15,17 @@ describe('budgets and loop detection', () => {
   it('the step budget stops a task with a clear reason', async () => {
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn } }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask({ maxSteps: 3 }).id);
+    const done = await h.rt.engine.run((await goalTask({ maxSteps: 3 })).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('step budget exhausted: 3/3 steps');
-    expect(h.rt.engine.steps(done.id)).toHaveLength(3);
+    expect(await h.rt.engine.steps(done.id)).toHaveLength(3);
   });
 
   it('the token budget counts what the planner reports and stops the task', async () => {
     const usage = { modelCalls: 1, tokensIn: 400, tokensOut: 100, costUsd: 0.001 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn }, usage }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask({ maxTokens: 1200 }).id);
+    const done = await h.rt.engine.run((await goalTask({ maxTokens: 1200 })).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('token budget exhausted: 1500/1200 tokens');
     expect(done.usage).toMatchObject({ modelCalls: 3, tokensIn: 1200, tokensOut: 300 });
@@ -37,14 +37,14 @@ describe('budgets and loop detection', () => {
     const usage = { modelCalls: 1, tokensIn: 400, tokensOut: 100, costUsd: 0.2 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'notes.add', args: { key: `k${turn}`, value: turn }, usage }));
     h = openTestRuntime({ tools: [effect], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['notes.add'] } } } });
-    const byTokens = await h.rt.engine.run(goalTask({ maxTokens: 1200 }).id);
+    const byTokens = await h.rt.engine.run((await goalTask({ maxTokens: 1200 })).id);
     expect(byTokens.stateReason).toBe('token budget exhausted: 1500/1200 tokens');
     expect(runs).toEqual([0, 1]); // the third turn's call never ran
-    const exceeded = h.rt.trace.page(byTokens.id, 0, 100).events.find((e) => e.type === 'budget.exceeded');
+    const exceeded = (await h.rt.trace.page(byTokens.id, 0, 100)).events.find((e) => e.type === 'budget.exceeded');
     expect(exceeded?.data).toMatchObject({ notRun: 1 });
 
     runs.length = 0;
-    const byCost = await h.rt.engine.run(goalTask({ maxCostUsd: 0.5 }).id);
+    const byCost = await h.rt.engine.run((await goalTask({ maxCostUsd: 0.5 })).id);
     expect(byCost.stateReason).toBe('cost budget exhausted: $0.6000/$0.5');
     expect(runs).toEqual([0, 1]);
   });
@@ -53,7 +53,7 @@ describe('budgets and loop detection', () => {
     const usage = { modelCalls: 1, tokensIn: 10, tokensOut: 10, costUsd: 0.25 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn }, usage }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask({ maxCostUsd: 0.5 }).id);
+    const done = await h.rt.engine.run((await goalTask({ maxCostUsd: 0.5 })).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('cost budget exhausted: $0.5000/$0.5');
   });
@@ -69,7 +69,7 @@ describe('budgets and loop detection', () => {
     });
     const planner = new ScriptedPlanner((turn) => ({ tool: 'slow', args: { value: turn } }));
     h = openTestRuntime({ clock, tools: [slow], plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask({ maxWallMs: 100_000 }).id);
+    const done = await h.rt.engine.run((await goalTask({ maxWallMs: 100000 })).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('wall-time budget exhausted: 120000/100000 ms');
   });
@@ -79,11 +79,11 @@ describe('budgets and loop detection', () => {
     const del = testTool({ name: 'notes.delete', risk: 'delete', run: async () => 'deleted' });
     const planner = new ScriptedPlanner((turn) => (turn === 0 ? { tool: 'notes.delete', args: { key: 'a' } } : 'done'));
     h = openTestRuntime({ clock, tools: [del], plans: withScriptedGoals(planner) });
-    const task = goalTask({ maxWallMs: 60_000 });
+    const task = await goalTask({ maxWallMs: 60000 });
     const running = h.rt.engine.run(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
     clock.advance(3_600_000); // an hour until someone looks
-    h.rt.engine.pause(task.id);
+    await h.rt.engine.pause(task.id);
     clock.advance(100); // the waiting runner's next look
     const paused = await running;
     expect(paused.state).toBe('paused');
@@ -95,15 +95,15 @@ describe('budgets and loop detection', () => {
     const del = testTool({ name: 'notes.delete', risk: 'delete', run: async () => 'deleted' });
     const planner = new ScriptedPlanner(() => ({ tool: 'notes.delete', args: { key: 'a' } }));
     h = openTestRuntime({ clock, tools: [del], plans: withScriptedGoals(planner) });
-    const first = goalTask();
+    const first = await goalTask();
     const waiting = await h.rt.engine.run(first.id, { detachOnApproval: true });
     expect(waiting.state).toBe('waiting_approval');
     clock.advance(3_600_000);
-    expect(h.rt.engine.pause(first.id).usage.wallMs).toBe(waiting.usage.wallMs);
-    const second = goalTask();
+    expect((await h.rt.engine.pause(first.id)).usage.wallMs).toBe(waiting.usage.wallMs);
+    const second = await goalTask();
     await h.rt.engine.run(second.id, { detachOnApproval: true });
     clock.advance(3_600_000);
-    const cancelled = h.rt.engine.cancel(second.id);
+    const cancelled = await h.rt.engine.cancel(second.id);
     expect(cancelled.state).toBe('cancelled');
     expect(cancelled.usage.wallMs).toBeLessThan(1_000);
   });
@@ -111,17 +111,17 @@ describe('budgets and loop detection', () => {
   it('the same call with the same result three times in a row is stopped as a loop', async () => {
     const planner = new ScriptedPlanner(() => ({ tool: 'echo', args: { value: 'same' } }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
-    const done = await h.rt.engine.run(goalTask().id);
+    const done = await h.rt.engine.run((await goalTask()).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('loop detected: echo repeated 3 times with the same arguments and result');
-    const events = h.rt.trace.page(done.id, 0, 100).events.map((e) => e.type);
+    const events = (await h.rt.trace.page(done.id, 0, 100)).events.map((e) => e.type);
     expect(events).toContain('loop.detected');
   });
 
   it('a planner that finishes without acceptance checks succeeds only with the reason stated', async () => {
     const planner = new ScriptedPlanner((turn) => (turn < 2 ? { tool: 'echo', args: { value: turn } } : 'done'));
     h = openTestRuntime({ plans: withScriptedGoals(planner, [{ type: 'file_exists', path: 'nothing-here.txt', exists: true }]) });
-    const done = await h.rt.engine.run(goalTask().id);
+    const done = await h.rt.engine.run((await goalTask()).id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('acceptance check failed: file_exists nothing-here.txt');
   });
@@ -147,7 +147,7 @@ describe('routing', () => {
     });
     h = openTestRuntime({ tools: [apiTool, mcpTool] });
     // By capability: a tool named alone falls back only for the shared capabilities (web.read, file.*).
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'cap',
       inputs: {},
       plan: {
@@ -158,7 +158,7 @@ describe('routing', () => {
     });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
-    const [step] = h.rt.engine.steps(done.id);
+    const [step] = await h.rt.engine.steps(done.id);
     expect(step).toMatchObject({ tool: 'mcp__notes__append', status: 'completed', output: { saved: 'hi' } });
     expect(step!.route!.attempts).toEqual([{ tool: 'notes.api', tier: 'api', outcome: 'retryable_error', detail: 'connection refused' }]);
     // The route names the tool that ran and why it ran instead of the first choice.
@@ -182,7 +182,7 @@ describe('routing', () => {
       run: async () => 'ok',
     });
     h = openTestRuntime({ tools: [apiTool, mcpTool] });
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'cap',
       inputs: {},
       plan: {
@@ -193,7 +193,7 @@ describe('routing', () => {
     });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
-    const [step] = h.rt.engine.steps(done.id);
+    const [step] = await h.rt.engine.steps(done.id);
     expect(step!.tool).toBe('mcp__notes__append');
     expect(step!.route!.attempts[0]).toMatchObject({ tool: 'notes.api', outcome: 'unavailable', detail: 'switched off by the test' });
   });

@@ -12,10 +12,10 @@ afterEach(async () => {
   h = undefined;
 });
 
-const denyPending = (rt: TestRuntime['rt'], reason: string) => {
-  const [approval] = rt.approvals.list({ status: 'pending' });
+const denyPending = async (rt: TestRuntime['rt'], reason: string) => {
+  const [approval] = await rt.approvals.list({ status: 'pending' });
   expect(approval, 'an approval is pending').toBeDefined();
-  rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason }, 'cli:alice');
+  await rt.approvals.decide(approval!.id, { decision: 'deny', remember: 'once', reason }, 'cli:alice');
 };
 
 describe('a denial does not end a goal task', () => {
@@ -37,13 +37,13 @@ describe('a denial does not end a goal task', () => {
       { type: 'file_exists', path: 'old.log', exists: true },
     ]);
     h = llm;
-    const task = createGoalTask(llm.rt, 'Delete old.log and write summary.txt');
+    const task = await createGoalTask(llm.rt, 'Delete old.log and write summary.txt');
     mkdirSync(task.workspace, { recursive: true });
     writeFileSync(path.join(task.workspace, 'old.log'), 'audit trail\n');
 
     const running = llm.rt.engine.run(task.id);
     await waitForState(llm.rt, task.id, ['waiting_approval']);
-    denyPending(llm.rt, 'keep it for the audit');
+    await denyPending(llm.rt, 'keep it for the audit');
     const done = await running;
 
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -52,7 +52,7 @@ describe('a denial does not end a goal task', () => {
     const second = server.received('chat')[1]!.body.messages as { role: string; content?: string }[];
     const toolAnswer = second.find((m) => m.role === 'tool');
     expect(toolAnswer?.content).toContain('denied by the user: keep it for the audit');
-    expect(llm.rt.engine.steps(task.id).map((s) => [s.tool, s.status])).toEqual([
+    expect((await llm.rt.engine.steps(task.id)).map((s) => [s.tool, s.status])).toEqual([
       ['fs.delete', 'denied'],
       ['fs.write', 'completed'],
     ]);
@@ -67,11 +67,11 @@ describe('a denial does not end a goal task', () => {
     );
     const llm = openLlmRuntime(chatProvider(server.url), [{ type: 'file_contains', path: 'summary.txt', text: 'summary written' }]);
     h = llm;
-    const task = createGoalTask(llm.rt, 'Delete old.log and write summary.txt');
+    const task = await createGoalTask(llm.rt, 'Delete old.log and write summary.txt');
     mkdirSync(task.workspace, { recursive: true });
     writeFileSync(path.join(task.workspace, 'old.log'), 'audit trail\n');
     expect((await llm.rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
-    denyPending(llm.rt, 'not the audit log');
+    await denyPending(llm.rt, 'not the audit log');
     const done = await llm.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     const second = server.received('chat')[1]!.body.messages as { role: string; content?: string }[];
@@ -84,13 +84,15 @@ describe('a denial does not end a goal task', () => {
     server.script('chat', again, again, again, again, again, { text: 'unreachable' });
     const llm = openLlmRuntime(chatProvider(server.url));
     h = llm;
-    const task = createGoalTask(llm.rt, 'Delete old.log');
+    const task = await createGoalTask(llm.rt, 'Delete old.log');
     mkdirSync(task.workspace, { recursive: true });
     writeFileSync(path.join(task.workspace, 'old.log'), 'x');
     const running = llm.rt.engine.run(task.id);
     for (let i = 0; i < 5; i++) {
-      await pollUntil(`approval ${i + 1}`, () => (llm.rt.approvals.list({ status: 'pending' }).length > 0 ? true : undefined));
-      denyPending(llm.rt, `no (${i + 1})`);
+      await pollUntil(`approval ${i + 1}`, async () =>
+        (await llm.rt.approvals.list({ status: 'pending' })).length > 0 ? true : undefined,
+      );
+      await denyPending(llm.rt, `no (${i + 1})`);
     }
     const done = await running;
     expect(done.state).toBe('failed');
@@ -119,9 +121,9 @@ acceptance:
 describe('a denial in a playbook', () => {
   it('fails the task by default', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, playbook(''));
+    const task = await createPlaybookTask(h.rt, playbook(''));
     await h.rt.engine.run(task.id, { detachOnApproval: true });
-    denyPending(h.rt, 'keep it');
+    await denyPending(h.rt, 'keep it');
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toBe('step 2 (fs.delete) denied by cli:alice: keep it');
@@ -130,21 +132,21 @@ describe('a denial in a playbook', () => {
 
   it('continues with the next step when the step says onDeny: continue', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, playbook('    onDeny: continue'));
+    const task = await createPlaybookTask(h.rt, playbook('    onDeny: continue'));
     await h.rt.engine.run(task.id, { detachOnApproval: true });
-    denyPending(h.rt, 'keep it');
+    await denyPending(h.rt, 'keep it');
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(existsSync(path.join(done.workspace, 'old.log'))).toBe(true);
-    expect(h.rt.engine.steps(task.id).map((s) => [s.planStepId, s.status, s.error])).toEqual([
+    expect((await h.rt.engine.steps(task.id)).map((s) => [s.planStepId, s.status, s.error])).toEqual([
       ['make', 'completed', undefined],
       ['remove', 'denied', 'denied by the user: keep it'],
       ['summary', 'completed', undefined],
     ]);
   });
 
-  it('onDeny accepts only fail or continue', () => {
+  it('onDeny accepts only fail or continue', async () => {
     h = openTestRuntime();
-    expect(() => createPlaybookTask(h!.rt, playbook('    onDeny: ignore'))).toThrow(/onDeny/);
+    await expect(createPlaybookTask(h!.rt, playbook('    onDeny: ignore'))).rejects.toThrow(/onDeny/);
   });
 });

@@ -27,7 +27,7 @@ describe('an HTTP side effect whose answer is lost', () => {
   it('a POST without an idempotency key that times out is uncertain and waits for the user; nothing is sent twice', async () => {
     const api = await swallowingApi();
     h = openTestRuntime({ config: trusting });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       `name: order\nsteps:\n  - tool: http.request\n    retries: 2\n    args: { method: POST, url: "${api.url}/orders", body: { item: widget }, timeoutMs: 300 }\n`,
     );
@@ -36,7 +36,7 @@ describe('an HTTP side effect whose answer is lost', () => {
     expect(waiting.stateReason).toMatch(
       /step 1 \(http\.request\) was interrupted and may or may not have taken effect \(POST .* timed out after 300 ms\)/,
     );
-    expect(h.rt.engine.steps(task.id).map((s) => s.status)).toEqual(['uncertain']);
+    expect((await h.rt.engine.steps(task.id)).map((s) => s.status)).toEqual(['uncertain']);
     expect(api.effects).toEqual(['/orders']); // `retries: 2` did not repeat it
 
     const failed = await h.rt.engine.run(task.id, { resolution: 'fail' });
@@ -47,7 +47,7 @@ describe('an HTTP side effect whose answer is lost', () => {
   it('the same POST with an idempotency key is retried as before (the key makes a repeat harmless)', async () => {
     const api = await swallowingApi();
     h = openTestRuntime({ config: trusting });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       `name: order\nsteps:\n  - tool: http.request\n    retries: 1\n    args: { method: POST, url: "${api.url}/orders", idempotencyKey: true, timeoutMs: 300 }\n`,
     );

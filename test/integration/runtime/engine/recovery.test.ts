@@ -11,7 +11,13 @@ let h: TestRuntime;
 afterEach(async () => h?.cleanup());
 
 /** Leaves the database exactly as a process killed during step `index` would: a `started` row. */
-function crashDuring(taskId: string, index: number, tool: string, flags: { readOnly: boolean; idempotent: boolean }, args: unknown): Step {
+async function crashDuring(
+  taskId: string,
+  index: number,
+  tool: string,
+  flags: { readOnly: boolean; idempotent: boolean },
+  args: unknown,
+): Promise<Step> {
   const step: Step = {
     id: `stp_crash_${index}`,
     taskId,
@@ -27,8 +33,8 @@ function crashDuring(taskId: string, index: number, tool: string, flags: { readO
     startedAt: new Date().toISOString(),
     policy: { effect: 'allow', risks: ['write'], source: 'default', reason: 'test', rememberable: true },
   };
-  h.rt.store.steps.save(step);
-  h.rt.store.tasks.setState(taskId, 'running', 'crashed', new Date().toISOString());
+  await h.rt.store.steps.save(step);
+  await h.rt.store.tasks.setState(taskId, 'running', 'crashed', new Date().toISOString());
   return step;
 }
 
@@ -46,28 +52,28 @@ function sendingRuntime(effects: string[]) {
 describe('recovery after a crash', () => {
   it('a started idempotent step is re-run in place with the same idempotency key', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8'));
+    const task = await createPlaybookTask(h.rt, readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8'));
     crashDuring(task.id, 0, 'fs.write', { readOnly: false, idempotent: true }, { path: 'a.txt', content: 'A' });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
     const steps = h.rt.engine.steps(task.id);
-    expect(steps.map((s) => [s.index, s.attempt, s.status, s.id])).toEqual([
+    expect((await steps).map((s) => [s.index, s.attempt, s.status, s.id])).toEqual([
       [0, 1, 'completed', 'stp_crash_0'],
-      [1, 1, 'completed', steps[1]!.id],
+      [1, 1, 'completed', (await steps)[1]!.id],
     ]);
     expect(readFileSync(path.join(done.workspace, 'a.txt'), 'utf8')).toBe('A');
-    const rerun = h.rt.trace.page(task.id, 0, 100).events.find((e) => e.type === 'step.started' && e.data.rerun === true);
+    const rerun = (await h.rt.trace.page(task.id, 0, 100)).events.find((e) => e.type === 'step.started' && e.data.rerun === true);
     expect(rerun?.data.reason).toContain('safe to re-run');
   });
 
   it('a started non-idempotent step becomes uncertain and the task waits for the user', async () => {
     const effects: string[] = [];
-    const task = sendingRuntime(effects);
+    const task = await sendingRuntime(effects);
     crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     const waiting = await h.rt.engine.run(task.id);
     expect(waiting.state).toBe('waiting_user');
     expect(waiting.stateReason).toBe('step 1 (chat.send) was interrupted and may or may not have taken effect: choose rerun, skip or fail');
-    expect(h.rt.engine.steps(task.id)[0]!.status).toBe('uncertain');
+    expect((await h.rt.engine.steps(task.id))[0]!.status).toBe('uncertain');
     expect(effects).toEqual([]);
     // Running again without a choice changes nothing: nothing is silently repeated.
     expect((await h.rt.engine.run(task.id)).state).toBe('waiting_user');
@@ -76,18 +82,18 @@ describe('recovery after a crash', () => {
 
   it('skip marks the uncertain step skipped and continues without repeating it', async () => {
     const effects: string[] = [];
-    const task = sendingRuntime(effects);
+    const task = await sendingRuntime(effects);
     crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'skip' });
     expect(done.state).toBe('succeeded');
     expect(effects).toEqual([`${task.id}:1:m1`]);
-    expect(h.rt.engine.steps(task.id).map((s) => s.status)).toEqual(['skipped', 'completed']);
+    expect((await h.rt.engine.steps(task.id)).map((s) => s.status)).toEqual(['skipped', 'completed']);
   });
 
   it('rerun executes the uncertain step again with its original idempotency key', async () => {
     const effects: string[] = [];
-    const task = sendingRuntime(effects);
+    const task = await sendingRuntime(effects);
     crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'rerun' });
@@ -96,7 +102,7 @@ describe('recovery after a crash', () => {
   });
 
   it('fail ends the task with the choice recorded', async () => {
-    const task = sendingRuntime([]);
+    const task = await sendingRuntime([]);
     crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'fail' });
@@ -106,14 +112,14 @@ describe('recovery after a crash', () => {
 
   it('a task whose runner died is resumed by recover() at start-up', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       'name: r\nsteps:\n  - { tool: echo, args: { value: 1 } }\n  - { tool: echo, args: { value: 2 } }\n',
     );
     crashDuring(task.id, 0, 'echo', { readOnly: true, idempotent: true }, { value: 1 });
     const rt = await h.reopen();
-    expect(rt.engine.recover()).toEqual([task.id]);
+    expect(await rt.engine.recover()).toEqual([task.id]);
     await rt.engine.idle();
-    expect(rt.engine.get(task.id).state).toBe('succeeded');
+    expect((await rt.engine.get(task.id)).state).toBe('succeeded');
   });
 });

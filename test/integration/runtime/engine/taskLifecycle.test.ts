@@ -25,7 +25,7 @@ const HELLO_SHA = '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6b
 describe('task life', () => {
   it('a playbook succeeds only after its acceptance checks pass, with every transition traced in order', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, writeAndCheck(HELLO_SHA));
+    const task = await createPlaybookTask(h.rt, writeAndCheck(HELLO_SHA));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
     expect(done.checks.map((c) => [c.type, c.passed])).toEqual([
@@ -34,7 +34,7 @@ describe('task life', () => {
     ]);
     expect(readFileSync(path.join(done.workspace, 'out/report.txt'), 'utf8')).toBe('hello\n');
 
-    const { events } = h.rt.trace.page(task.id, 0, 1000);
+    const { events } = await h.rt.trace.page(task.id, 0, 1000);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const transitions = events.filter((e) => e.type === 'task.transition').map((e) => e.data.to);
     expect(transitions).toEqual(['planning', 'running', 'succeeded']);
@@ -55,7 +55,7 @@ describe('task life', () => {
 
   it('a failing acceptance check fails the task and names the check with what it saw', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, writeAndCheck('0'.repeat(64)));
+    const task = await createPlaybookTask(h.rt, writeAndCheck('0'.repeat(64)));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('acceptance check failed: file_sha256 out/report.txt');
@@ -64,7 +64,7 @@ describe('task life', () => {
 
   it('a step whose expectation fails is retried, then fails the task with the expectation', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       `
 name: expect-fails
@@ -78,23 +78,20 @@ steps:
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toMatch(/step 1 \(echo\) failed: expectation failed: \$\.value: expected 2, got 1/);
-    const steps = h.rt.engine.steps(task.id);
+    const steps = await h.rt.engine.steps(task.id);
     expect(steps.map((s) => [s.attempt, s.status])).toEqual([
       [1, 'failed'],
       [2, 'failed'],
       [3, 'failed'],
     ]);
     expect(new Set(steps.map((s) => s.idempotencyKey)).size).toBe(1);
-    const states = h.rt.trace
-      .page(task.id, 0, 100)
-      .events.filter((e) => e.type === 'task.transition')
-      .map((e) => e.data.to);
+    const states = (await h.rt.trace.page(task.id, 0, 100)).events.filter((e) => e.type === 'task.transition').map((e) => e.data.to);
     expect(states.filter((s) => s === 'retrying')).toHaveLength(2);
   });
 
-  it('an invalid playbook is refused at creation with one located error per problem', () => {
+  it('an invalid playbook is refused at creation with one located error per problem', async () => {
     h = openTestRuntime();
-    expect(() =>
+    await expect(
       createPlaybookTask(
         h.rt,
         `
@@ -106,13 +103,13 @@ steps:
     args: {}
 `,
       ),
-    ).toThrowError(/steps\[0\]\.args\.path: required[\s\S]*steps\[1\]\.tool: unknown tool "fs\.wrte"/);
-    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
+    ).rejects.toThrowError(/steps\[0\]\.args\.path: required[\s\S]*steps\[1\]\.tool: unknown tool "fs\.wrte"/);
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
   });
 
   it('a policy deny rule fails the step with the rule recorded', async () => {
     h = openTestRuntime({ config: { policy: { rules: { deny: ['fs.write(secrets/**)'] } } } });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       `
 name: denied
@@ -124,7 +121,7 @@ steps:
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('denied by policy');
-    const [step] = h.rt.engine.steps(task.id);
+    const [step] = await h.rt.engine.steps(task.id);
     expect(step).toMatchObject({ status: 'denied', policy: { effect: 'deny', source: 'rule', rule: 'fs.write(secrets/**)' } });
   });
 });

@@ -27,7 +27,7 @@ steps:
     args: { path: old.log }
 `;
 
-const events = (rt: TestRuntime['rt'], taskId: string): TraceEvent[] => rt.trace.page(taskId, 0, 500).events;
+const events = async (rt: TestRuntime['rt'], taskId: string): Promise<TraceEvent[]> => (await rt.trace.page(taskId, 0, 500)).events;
 
 /** Trace rows as `type` or `type:tool`/`type:to`, in seq order, from `fromType` on. */
 function order(list: TraceEvent[]): string[] {
@@ -40,14 +40,14 @@ function order(list: TraceEvent[]): string[] {
 describe('the trace tells the truth in order', () => {
   it('an approval request is traced after the read-only step that came before it, and its decision before the step runs', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, READ_THEN_DELETE);
-    h.rt.engine.start(task.id);
+    const task = await createPlaybookTask(h.rt, READ_THEN_DELETE);
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     expect((await waitForState(h.rt, task.id, ['succeeded', 'failed'])).state).toBe('succeeded');
 
-    const seen = order(events(h.rt, task.id));
+    const seen = order(await events(h.rt, task.id));
     const from = seen.indexOf('step.completed:fs.read');
     expect(from).toBeGreaterThan(0);
     expect(seen.slice(from)).toEqual([
@@ -65,13 +65,13 @@ describe('the trace tells the truth in order', () => {
 
   it('cancelling a task that waits for approval traces the approval cancelled before the task', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, READ_THEN_DELETE);
-    h.rt.engine.start(task.id);
+    const task = await createPlaybookTask(h.rt, READ_THEN_DELETE);
+    await h.rt.engine.start(task.id);
     await waitForState(h.rt, task.id, ['waiting_approval']);
-    h.rt.engine.cancel(task.id, 'not today');
+    await h.rt.engine.cancel(task.id, 'not today');
     await waitForState(h.rt, task.id, ['cancelled']);
     await h.rt.engine.idle();
-    const seen = order(events(h.rt, task.id));
+    const seen = order(await events(h.rt, task.id));
     expect(seen.slice(seen.indexOf('approval.requested:fs.delete'))).toEqual([
       'approval.requested:fs.delete',
       'task.transition:waiting_approval',
@@ -86,7 +86,7 @@ describe('the trace tells the truth in order', () => {
     // Read-only and hanging: its start is not written on its own, so nothing else commits meanwhile.
     const wait = testTool({ name: 'wait', risk: 'read', readOnly: true, idempotent: true, run: async () => (await released, 'ok') });
     h = openTestRuntime({ tools: [wait] });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       `name: read-then-wait\nsteps:\n  - { id: read, tool: echo, args: { value: 42 } }\n  - { id: wait, tool: wait, args: {} }\n`,
     );

@@ -16,18 +16,18 @@ const TWO_WRITES = readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8');
 describe('steps a person performed (takeover)', () => {
   it('are finished rows past the plan, traced as the user’s, and a playbook still runs every step of its own', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, TWO_WRITES);
+    const task = await createPlaybookTask(h.rt, TWO_WRITES);
     const events: Step[] = [];
     h.rt.bus.on({ events: ['task.step'] }, (f) => events.push(f.data as Step));
     const deps = { store: h.rt.store, trace: h.rt.trace, redactor: h.rt.redactor, clock: systemClock, emit: h.rt.bus.emit.bind(h.rt.bus) };
 
-    const ok = recordUserStep(deps, task.id, {
+    const ok = await recordUserStep(deps, task.id, {
       tool: 'gui.user_action',
       args: { action: 'key', keys: ['enter'] },
       output: { action: 'key', settled: true },
       startedAt: Date.now(),
     });
-    const bad = recordUserStep(deps, task.id, {
+    const bad = await recordUserStep(deps, task.id, {
       tool: 'gui.user_action',
       args: { action: 'move', x: 1, y: 1 },
       error: 'gone',
@@ -45,13 +45,13 @@ describe('steps a person performed (takeover)', () => {
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     // Listed as they happened: the person acted before the playbook ran.
-    expect(h.rt.engine.steps(task.id).map((s) => [s.index, s.tool, s.status])).toEqual([
+    expect((await h.rt.engine.steps(task.id)).map((s) => [s.index, s.tool, s.status])).toEqual([
       [USER_STEP_INDEX_BASE, 'gui.user_action', 'completed'],
       [USER_STEP_INDEX_BASE + 1, 'gui.user_action', 'failed'],
       [0, 'fs.write', 'completed'],
       [1, 'fs.write', 'completed'],
     ]);
-    const byUser = h.rt.trace.page(task.id, 0, 100).events.filter((e) => e.data.actor === 'user');
+    const byUser = (await h.rt.trace.page(task.id, 0, 100)).events.filter((e) => e.data.actor === 'user');
     expect(byUser.map((e) => [e.type, e.stepId])).toEqual([
       ['step.completed', ok.id],
       ['step.failed', bad.id],
@@ -64,7 +64,7 @@ describe('steps a person performed (takeover)', () => {
     const inStep1 = new Promise<void>((r) => (entered = r));
     const hold = testTool({ name: 'test.gate', risk: 'read', readOnly: true, idempotent: true, run: () => (entered(), gate.wait()) });
     h = openTestRuntime({ tools: [hold] });
-    const task = createPlaybookTask(
+    const task = await createPlaybookTask(
       h.rt,
       'name: held\nsteps:\n  - { id: wait, tool: test.gate, args: {} }\n  - { id: write, tool: fs.write, args: { path: a.txt, content: a } }\n',
     );
@@ -72,19 +72,24 @@ describe('steps a person performed (takeover)', () => {
     const running = h.rt.engine.run(task.id);
     await inStep1;
     await new Promise((r) => setTimeout(r, 5));
-    recordUserStep(deps, task.id, { tool: 'gui.user_action', args: { action: 'type', text: '你好' }, output: {}, startedAt: Date.now() });
+    await recordUserStep(deps, task.id, {
+      tool: 'gui.user_action',
+      args: { action: 'type', text: '你好' },
+      output: {},
+      startedAt: Date.now(),
+    });
     await new Promise((r) => setTimeout(r, 5));
     gate.open();
     expect((await running).state).toBe('succeeded');
-    expect(h.rt.engine.steps(task.id).map((s) => s.tool)).toEqual(['test.gate', 'gui.user_action', 'fs.write']);
+    expect((await h.rt.engine.steps(task.id)).map((s) => s.tool)).toEqual(['test.gate', 'gui.user_action', 'fs.write']);
   }, 10_000);
 
-  it('a registered secret never reaches the row or the trace', () => {
+  it('a registered secret never reaches the row or the trace', async () => {
     h = openTestRuntime();
-    const task = createPlaybookTask(h.rt, TWO_WRITES);
+    const task = await createPlaybookTask(h.rt, TWO_WRITES);
     h.rt.redactor.add('typed_by_user', 'correct horse battery');
     const deps = { store: h.rt.store, trace: h.rt.trace, redactor: h.rt.redactor, clock: systemClock, emit: h.rt.bus.emit.bind(h.rt.bus) };
-    recordUserStep(deps, task.id, {
+    await recordUserStep(deps, task.id, {
       tool: 'gui.user_action',
       args: { action: 'type', text: 'correct horse battery' },
       output: { note: 'typed correct horse battery' },

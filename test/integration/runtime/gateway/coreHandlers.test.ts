@@ -64,7 +64,7 @@ describe('core RPC methods', () => {
     const first = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
     const again = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
     expect(again.result.id).toBe(first.result.id);
-    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
     expect(await call('tasks.create', { ...params, title: 'other' }, operator, 'create-1')).toMatchObject({ error: { code: 'conflict' } });
   });
 
@@ -128,12 +128,12 @@ describe('core RPC methods', () => {
       error: { code: 'not_found', message: expect.stringContaining('ghost') },
     });
     const at = '2026-11-30T00:00:00.000Z';
-    new AgentRepo(h.rt.store.db).save({ ...AgentSpecSchema.parse({ name: 'janitor' }), createdAt: at, updatedAt: at });
+    await new AgentRepo(h.rt.store.sql).save({ ...AgentSpecSchema.parse({ name: 'janitor' }), createdAt: at, updatedAt: at });
     const created = (await call('tasks.create', { playbook, agent: 'janitor', sandbox: 'none', start: false })) as {
       result: { id: string };
     };
     const got = (await call('tasks.get', { taskId: created.result.id })) as { result: { task: Record<string, unknown> } };
     expect(got.result.task).toMatchObject({ agent: 'janitor', sandbox: 'none' });
-    expect(new AgentRepo(h.rt.store.db).agentOf(created.result.id)).toBe('janitor');
+    expect(await new AgentRepo(h.rt.store.sql).agentOf(created.result.id)).toBe('janitor');
   });
 });

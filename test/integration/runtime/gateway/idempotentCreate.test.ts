@@ -37,14 +37,14 @@ describe('tasks.create with an idempotency key', () => {
       side.exec("CREATE TRIGGER lose_key BEFORE INSERT ON rpc_idempotency BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END;");
       const first = await create(h.rt, 'order-42');
       expect(first.error?.code).toBeDefined();
-      expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
+      expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
 
       side.exec('DROP TRIGGER lose_key;');
       const retry = await create(h.rt, 'order-42');
       const again = await create(h.rt, 'order-42');
       expect(retry.result?.id).toBeDefined();
       expect(again.result?.id).toBe(retry.result?.id);
-      expect(h.rt.store.tasks.list({ limit: 10 }).map((t) => t.id)).toEqual([retry.result!.id]);
+      expect((await h.rt.store.tasks.list({ limit: 10 })).map((t) => t.id)).toEqual([retry.result!.id]);
     } finally {
       side.close();
     }
@@ -56,7 +56,7 @@ describe('tasks.create with an idempotency key', () => {
     const rt = await h.reopen();
     const retry = await create(rt, 'order-43');
     expect(retry.result?.id).toBe(first.result?.id);
-    expect(rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
+    expect(await rt.store.tasks.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('a key already recorded by another process refuses to create a second task', async () => {
@@ -71,9 +71,9 @@ describe('tasks.create with an idempotency key', () => {
         inputs: {},
         idempotency: { method: 'tasks.create', key: 'order-44', paramsDigest: 'd' },
       };
-      const winner = engine.create(spec);
-      expect(() => engine.create(spec)).toThrow(/was used by a concurrent tasks\.create/);
-      expect(h.rt.store.tasks.list({ limit: 10 }).map((t) => t.id)).toEqual([winner.id]);
+      const winner = await engine.create(spec);
+      await expect(engine.create(spec)).rejects.toThrow(/was used by a concurrent tasks\.create/);
+      expect((await h.rt.store.tasks.list({ limit: 10 })).map((t) => t.id)).toEqual([winner.id]);
       const row = side.prepare('SELECT COUNT(*) AS n FROM rpc_idempotency WHERE key = ?').get('order-44') as { n: number };
       expect(row.n).toBe(1);
     } finally {

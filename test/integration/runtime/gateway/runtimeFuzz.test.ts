@@ -26,7 +26,7 @@ describe('the runtime gateway under 1,000 malformed payloads', () => {
   });
 
   it('answers each with one typed response, stores nothing, and keeps serving', async () => {
-    const existing = createPlaybookTask(h.rt, 'name: keep\nsteps:\n  - { tool: echo, args: { value: 1 } }\n');
+    const existing = await createPlaybookTask(h.rt, 'name: keep\nsteps:\n  - { tool: echo, args: { value: 1 } }\n');
     const handled = h.rt.dispatcher.methods();
     await fc.assert(
       fc.asyncProperty(payloadArb, async (text) => {
@@ -44,6 +44,6 @@ describe('the runtime gateway under 1,000 malformed payloads', () => {
     );
     raw.ws.send(JSON.stringify({ id: 'after', method: 'tasks.get', params: { taskId: existing.id } }));
     expect(await raw.next()).toMatchObject({ id: 'after', result: { task: { id: existing.id, state: 'queued' } } });
-    expect(h.rt.store.tasks.list({ limit: 10 }).map((t) => t.id)).toEqual([existing.id]);
+    expect((await h.rt.store.tasks.list({ limit: 10 })).map((t) => t.id)).toEqual([existing.id]);
   });
 });

@@ -32,7 +32,7 @@ async function call<T>(method: string, params: unknown): Promise<T> {
 }
 
 /** Runs the delete playbook as a new task until it ends or waits. */
-const runTask = async (): Promise<Task> => h.rt.engine.run(createPlaybookTask(h.rt, DELETE).id, { detachOnApproval: true });
+const runTask = async (): Promise<Task> => h.rt.engine.run((await createPlaybookTask(h.rt, DELETE)).id, { detachOnApproval: true });
 
 describe('settings saved over RPC apply to the next task without a restart', () => {
   it('a policy rule that allows deletes: the next task deletes without asking, and the answer says when it applies', async () => {

@@ -23,7 +23,7 @@ describe('skills.list over RPC', () => {
   it("lists the user's skills, a task's workspace skills, the folders skipped, and what the task has in use", async () => {
     h = openTestRuntime();
     writeSkill(path.join(h.home, 'skills'), 'mailer', { name: 'mailer', description: 'Sends mail.' }, 'Send.');
-    const task = createPlaybookTask(h.rt, playbook);
+    const task = await createPlaybookTask(h.rt, playbook);
     mkdirSync(task.workspace, { recursive: true });
     writeFileSync(path.join(task.workspace, 'notes.txt'), 'notes');
     const skills = workspaceSkills(task.workspace);
@@ -47,7 +47,7 @@ describe('skills.list over RPC', () => {
       ['reader', 'workspace', ['fs.read']],
     ]);
     expect(forTask.result.problems.map((p) => p.folder)).toEqual(['broken']);
-    const readStep = h.rt.engine.steps(task.id).find((s) => s.tool === 'skills.read')!;
+    const readStep = (await h.rt.engine.steps(task.id)).find((s) => s.tool === 'skills.read')!;
     expect(forTask.result.inUse).toEqual([{ skill: 'reader', stepId: readStep.id, allowedTools: ['fs.read'] }]);
   });
 

@@ -37,8 +37,8 @@ function gatewayAndCli(): { seen: EventFrame[]; internal: EventFrame[] } {
 describe('a gateway watching the store (another process runs the task)', () => {
   it('publishes the task, its approval and its decision to views, and to nothing else of the runtime', async () => {
     const { seen, internal } = gatewayAndCli();
-    const task = createPlaybookTask(cli!, DELETE);
-    cli!.engine.start(task.id);
+    const task = await createPlaybookTask(cli!, DELETE);
+    await cli!.engine.start(task.id);
     await waitForState(cli!, task.id, ['waiting_approval']);
     const requested = await pollUntil('approval.requested at the gateway', () =>
       seen.find((f) => f.event === 'approval.requested' && (f.data as { taskId: string }).taskId === task.id),
@@ -63,9 +63,9 @@ describe('a gateway watching the store (another process runs the task)', () => {
 
   it("publishes each change once: the gateway's own events are not repeated as news", async () => {
     const { seen, internal } = gatewayAndCli();
-    const own = createPlaybookTask(gateway!.rt, 'name: own\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
+    const own = await createPlaybookTask(gateway!.rt, 'name: own\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
     await gateway!.rt.engine.run(own.id);
-    const other = createPlaybookTask(cli!, 'name: other\nsteps:\n  - tool: echo\n    args: { value: 2 }\n');
+    const other = await createPlaybookTask(cli!, 'name: other\nsteps:\n  - tool: echo\n    args: { value: 2 }\n');
     await cli!.engine.run(other.id);
     await pollUntil('the other task at the gateway', () =>
       seen.find(

@@ -33,16 +33,16 @@ describe('a PreToolUse hook that allows a payment', () => {
       h.rt.hooks!.reload({ PreToolUse: [{ matcher: 'shop.*', hooks: [{ type: 'command', command }] }] });
       let paid = 0;
       h.rt.registry.register(testTool({ name: 'shop.pay', risk: 'payment', run: async () => ({ paid: ++paid }) }));
-      const task = createPlaybookTask(h.rt, 'name: buy\nsteps:\n  - tool: shop.pay\n    args: { key: order-1 }\n');
+      const task = await createPlaybookTask(h.rt, 'name: buy\nsteps:\n  - tool: shop.pay\n    args: { key: order-1 }\n');
 
       const after = await h.rt.engine.run(task.id, { detachOnApproval: true });
       expect(after.state).toBe('waiting_approval');
       expect(paid).toBe(0);
-      const [approval] = h.rt.approvals.list({ status: 'pending' });
+      const [approval] = await h.rt.approvals.list({ status: 'pending' });
       expect(approval).toMatchObject({ tool: 'shop.pay', risks: ['payment'], rememberable: false });
-      expect(h.rt.engine.steps(task.id)[0]!.policy).toMatchObject({ effect: 'ask', source: 'default', rememberable: false });
+      expect((await h.rt.engine.steps(task.id))[0]!.policy).toMatchObject({ effect: 'ask', source: 'default', rememberable: false });
       // The hook did run and said allow: that is only "no objection".
-      const runs = h.rt.trace.page(task.id, 0, 100).events.filter((e) => e.type === 'hook.run');
+      const runs = (await h.rt.trace.page(task.id, 0, 100)).events.filter((e) => e.type === 'hook.run');
       expect(runs).toMatchObject([{ data: { event: 'PreToolUse', tool: 'shop.pay', exitCode: 0, effect: 'allow' } }]);
     });
   }
@@ -53,7 +53,7 @@ describe('a PreToolUse hook that allows a payment', () => {
     h.rt.hooks!.reload({ PreToolUse: [{ hooks: [{ type: 'command', command }] }] });
     let paid = 0;
     h.rt.registry.register(testTool({ name: 'shop.pay', risk: 'payment', run: async () => ({ paid: ++paid }) }));
-    const task = createPlaybookTask(h.rt, 'name: buy\nsteps:\n  - tool: shop.pay\n    args: { key: order-1 }\n');
+    const task = await createPlaybookTask(h.rt, 'name: buy\nsteps:\n  - tool: shop.pay\n    args: { key: order-1 }\n');
     const after = await h.rt.engine.run(task.id);
     expect(after.state).toBe('failed');
     expect(after.stateReason).toContain('denied by policy: denied by rule "shop.pay"');

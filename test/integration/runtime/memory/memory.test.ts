@@ -31,22 +31,22 @@ describe('cross-session memory', () => {
     });
     const { rt } = h;
 
-    const saver = goalTask(rt, 'remember', workspace);
-    expect(rt.memory.snapshotFor(saver)).toBe(''); // frozen empty at its start
+    const saver = await goalTask(rt, 'remember', workspace);
+    expect(await rt.memory.snapshotFor(saver)).toBe(''); // frozen empty at its start
     const waiting = await rt.engine.run(saver.id, { detachOnApproval: true });
     expect(waiting.state).toBe('waiting_approval'); // saving to memory asks by default
-    const [approval] = rt.approvals.list({ status: 'pending' });
+    const [approval] = await rt.approvals.list({ status: 'pending' });
     expect(approval?.tool).toBe('memory.save');
-    rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    await rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     expect((await rt.engine.run(saver.id)).state).toBe('succeeded');
-    expect(rt.memory.snapshotFor(saver)).toBe(''); // the running task's snapshot stays frozen
+    expect(await rt.memory.snapshotFor(saver)).toBe(''); // the running task's snapshot stays frozen
 
-    const reader = goalTask(rt, 'recall', workspace);
-    const snapshot = rt.memory.snapshotFor(reader);
+    const reader = await goalTask(rt, 'recall', workspace);
+    const snapshot = await rt.memory.snapshotFor(reader);
     expect(snapshot).toContain('The staging database lives in eu-west-3');
     expect(snapshot).toContain(`## Memory (workspace: ${workspace})`);
     expect((await rt.engine.run(reader.id)).state).toBe('succeeded');
-    const [search] = rt.engine.steps(reader.id);
+    const [search] = await rt.engine.steps(reader.id);
     const found = (search!.output as { notes: { id: string; text: string }[] }).notes;
     expect(found.map((n) => n.text)).toEqual(['The staging database lives in eu-west-3']);
 
@@ -55,28 +55,28 @@ describe('cross-session memory', () => {
     const scope = { kind: 'workspace', id: workspace };
     expect(await call('memory.forget', { scope, noteId: found[0]!.id })).toMatchObject({ result: { forgotten: true } });
     expect(await call('memory.search', { scope, query: 'staging' })).toMatchObject({ result: { notes: [] } });
-    const after = goalTask(rt, 'recall', workspace);
-    expect(rt.memory.snapshotFor(after)).toBe('');
+    const after = await goalTask(rt, 'recall', workspace);
+    expect(await rt.memory.snapshotFor(after)).toBe('');
   });
 
-  it('notes never cross scopes: another workspace or agent sees nothing, and forget needs the right scope', () => {
+  it('notes never cross scopes: another workspace or agent sees nothing, and forget needs the right scope', async () => {
     h = openTestRuntime({});
     const memory = h.rt.memory;
-    const note = memory.add({ kind: 'agent', id: 'researcher' }, 'prefers primary sources');
-    expect(memory.search({ kind: 'agent', id: 'researcher' }, 'sources').map((n) => n.id)).toEqual([note.id]);
-    expect(memory.search({ kind: 'agent', id: 'writer' }, 'sources')).toEqual([]);
-    expect(memory.search({ kind: 'workspace', id: '/tmp' }, 'sources')).toEqual([]);
-    expect(memory.forget({ kind: 'agent', id: 'writer' }, note.id)).toBe(false);
-    expect(memory.search({ kind: 'agent', id: 'researcher' }, '')).toHaveLength(1);
+    const note = await memory.add({ kind: 'agent', id: 'researcher' }, 'prefers primary sources');
+    expect((await memory.search({ kind: 'agent', id: 'researcher' }, 'sources')).map((n) => n.id)).toEqual([note.id]);
+    expect(await memory.search({ kind: 'agent', id: 'writer' }, 'sources')).toEqual([]);
+    expect(await memory.search({ kind: 'workspace', id: '/tmp' }, 'sources')).toEqual([]);
+    expect(await memory.forget({ kind: 'agent', id: 'writer' }, note.id)).toBe(false);
+    expect(await memory.search({ kind: 'agent', id: 'researcher' }, '')).toHaveLength(1);
   });
 
-  it('search text is words, not FTS syntax: quotes and operators cannot break or widen the query', () => {
+  it('search text is words, not FTS syntax: quotes and operators cannot break or widen the query', async () => {
     h = openTestRuntime({});
     const memory = h.rt.memory;
     const scope = { kind: 'agent' as const, id: 'a' };
-    memory.add(scope, 'deploys happen on Tuesdays');
-    expect(memory.search(scope, 'deploy" OR "x* NEAR(')).toHaveLength(1);
-    expect(memory.search(scope, '***')).toHaveLength(1); // no words: newest notes
+    await memory.add(scope, 'deploys happen on Tuesdays');
+    expect(await memory.search(scope, 'deploy" OR "x* NEAR(')).toHaveLength(1);
+    expect(await memory.search(scope, '***')).toHaveLength(1); // no words: newest notes
   });
 
   it('memory RPC refuses a call without a scope', async () => {

@@ -28,22 +28,22 @@ describe('memory in the model’s stable prefix', () => {
     h = openLlmRuntime(provider, [], { memory: (task) => h.rt.memory.snapshotFor(task) });
     const workspace = tempDir('agent-desk-ws-');
     const memory = h.rt.memory;
-    h.rt.agents.create({ name: 'ops' });
-    const place = memory.add({ kind: 'workspace', id: workspace }, 'The staging database lives in eu-west-3');
-    memory.add({ kind: 'agent', id: 'ops' }, 'Deploys need a change ticket');
+    await h.rt.agents.create({ name: 'ops' });
+    const place = await memory.add({ kind: 'workspace', id: workspace }, 'The staging database lives in eu-west-3');
+    await memory.add({ kind: 'agent', id: 'ops' }, 'Deploys need a change ticket');
     const goal = (agent?: string) =>
       h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'check staging' }, inputs: {}, workspace, ...(agent && { agent }) });
 
-    await h.rt.engine.run(goal('ops').id);
+    await h.rt.engine.run((await goal('ops')).id);
     expect(requests[0]).toContain('The staging database lives in eu-west-3');
     expect(requests[0]).toContain('Deploys need a change ticket');
 
-    await h.rt.engine.run(goal().id); // no agent: only the workspace's notes
+    await h.rt.engine.run((await goal()).id); // no agent: only the workspace's notes
     expect(requests[1]).toContain('The staging database lives in eu-west-3');
     expect(requests[1]).not.toContain('Deploys need a change ticket');
 
-    expect(memory.forget({ kind: 'workspace', id: workspace }, place.id)).toBe(true);
-    await h.rt.engine.run(goal().id);
+    expect(await memory.forget({ kind: 'workspace', id: workspace }, place.id)).toBe(true);
+    await h.rt.engine.run((await goal()).id);
     expect(requests[2]).not.toContain('eu-west-3');
   });
 });

@@ -39,8 +39,8 @@ steps:
 `;
 
 const ACTIVE: readonly Task['state'][] = ['planning', 'running', 'retrying'];
-const until = async (ok: () => boolean) => {
-  while (!ok()) await new Promise((r) => setTimeout(r, 5));
+const until = async (ok: () => boolean | Promise<boolean>) => {
+  while (!(await ok())) await new Promise((r) => setTimeout(r, 5));
 };
 
 describe('per-agent concurrency in the background queue', () => {
@@ -49,9 +49,9 @@ describe('per-agent concurrency in the background queue', () => {
     const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
     h = openTestRuntime({ tools: [hold], scheduler: { concurrency: 4 } });
     const { rt } = h;
-    rt.agents.create({ name: 'slow', maxConcurrent: 2 });
+    await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
     const scheduler = rt.scheduler;
-    const queueRepo = new TaskQueueRepo(rt.store.db);
+    const queueRepo = new TaskQueueRepo(rt.store.sql);
 
     const create = (agent?: string) =>
       rt.engine.create({
@@ -60,35 +60,42 @@ describe('per-agent concurrency in the background queue', () => {
         inputs: {},
         ...(agent && { agent }),
       });
-    const slow = Array.from({ length: 6 }, () => create('slow'));
-    const free = Array.from({ length: 4 }, () => create());
+    const slow: Task[] = [];
+    for (let i = 0; i < 6; i++) slow.push(await create('slow'));
+    const free: Task[] = [];
+    for (let i = 0; i < 4; i++) free.push(await create());
     // The agent comes from the task itself; enqueueing names none.
-    for (const task of [...slow, ...free]) scheduler.queue.add(task.id);
+    for (const task of [...slow, ...free]) await scheduler.queue.add(task.id);
 
-    // At every task transition: how many tasks of the agent, and in all, are running.
+    // At every task transition: how many tasks of the agent, and in all, are running (the reads
+    // of one transition run one after another, so each sees the store as of its event).
     const peaks = { slowTasks: 0, slowEntries: 0, all: 0 };
-    const stop = rt.bus.on({ events: ['task.updated'] }, () => {
-      const tasks = rt.store.tasks.list({ limit: 100 }).filter((t) => ACTIVE.includes(t.state));
+    let looked: Promise<void> = Promise.resolve();
+    const look = async () => {
+      const tasks = (await rt.store.tasks.list({ limit: 100 })).filter((t) => ACTIVE.includes(t.state));
       peaks.slowTasks = Math.max(peaks.slowTasks, tasks.filter((t) => t.agent === 'slow').length);
-      peaks.slowEntries = Math.max(peaks.slowEntries, queueRepo.runningByAgent().get('slow') ?? 0);
+      peaks.slowEntries = Math.max(peaks.slowEntries, (await queueRepo.runningByAgent()).get('slow') ?? 0);
       peaks.all = Math.max(peaks.all, tasks.length);
+    };
+    const stop = rt.bus.on({ events: ['task.updated'] }, () => {
+      looked = looked.then(look);
     });
 
     scheduler.queue.start();
     // Full at once: two of the agent (its limit) and two others; let them go one by one.
     await until(() => holds.count === 4);
-    const heldAgents = rt.store.tasks
-      .list({ limit: 100 })
-      .filter((t) => t.state === 'running')
-      .map((t) => t.agent ?? 'none');
+    const heldAgents = (await rt.store.tasks.list({ limit: 100 })).filter((t) => t.state === 'running').map((t) => t.agent ?? 'none');
     expect(heldAgents.sort()).toEqual(['none', 'none', 'slow', 'slow']);
-    while (queueRepo.counts().done < slow.length + free.length) {
-      await until(() => holds.count > 0 || queueRepo.counts().done === slow.length + free.length);
+    const allDone = async () => (await queueRepo.counts()).done === slow.length + free.length;
+    while (!(await allDone())) {
+      await until(async () => holds.count > 0 || (await allDone()));
       holds.releaseOne();
     }
     stop();
+    await looked;
 
     expect(peaks).toEqual({ slowTasks: 2, slowEntries: 2, all: 4 });
-    expect([...slow, ...free].map((t) => rt.engine.get(t.id).state)).toEqual(Array(10).fill('succeeded'));
+    const states = await Promise.all([...slow, ...free].map(async (t) => (await rt.engine.get(t.id)).state));
+    expect(states).toEqual(Array(10).fill('succeeded'));
   });
 });

@@ -22,10 +22,10 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-async function until<T>(read: () => T, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = read();
+    const v = await read();
     if (ok(v) || Date.now() > end) return v;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -38,13 +38,13 @@ describe('a cron-started task waiting for an approval', () => {
       h = cronRuntime();
       const scheduler = h.scheduler();
       scheduler.start();
-      const job = scheduler.add({ name: 'cleanup', schedule: '0 * * * *', target: { kind: 'playbook', source: DELETE_PLAYBOOK } });
-      const run = scheduler.runNow(job.id);
+      const job = await scheduler.add({ name: 'cleanup', schedule: '0 * * * *', target: { kind: 'playbook', source: DELETE_PLAYBOOK } });
+      const run = await scheduler.runNow(job.id);
       await scheduler.queue.drain();
-      expect(h.rt.engine.get(run.taskId!).state).toBe('waiting_approval');
+      expect((await h.rt.engine.get(run.taskId!)).state).toBe('waiting_approval');
 
-      const [approval] = h.rt.approvals.list({ status: 'pending', taskId: run.taskId! });
-      h.rt.approvals.decide(approval!.id, { decision, remember: 'once' }, 'ui:alice');
+      const [approval] = await h.rt.approvals.list({ status: 'pending', taskId: run.taskId! });
+      await h.rt.approvals.decide(approval!.id, { decision, remember: 'once' }, 'ui:alice');
 
       const task = await until(
         () => h.rt.engine.get(run.taskId!),
@@ -57,10 +57,10 @@ describe('a cron-started task waiting for an approval', () => {
   it('a task whose run detached and ended elsewhere (run --no-interactive) goes on when approved here', async () => {
     h = cronRuntime();
     h.scheduler().start();
-    const task = createPlaybookTask(h.rt, DELETE_PLAYBOOK);
+    const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     expect((await h.rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
-    const [approval] = h.rt.approvals.list({ status: 'pending', taskId: task.id });
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'ui:alice');
+    const [approval] = await h.rt.approvals.list({ status: 'pending', taskId: task.id });
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'ui:alice');
     const done = await until(
       () => h.rt.engine.get(task.id),
       (t) => t.state === 'succeeded' || t.state === 'failed',

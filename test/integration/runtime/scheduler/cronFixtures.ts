@@ -53,8 +53,4 @@ export const MIN = 60_000;
 export const HOUR = 60 * MIN;
 
 /** The tasks a job created, oldest first. */
-export const jobTasks = (rt: Runtime, jobId: string) =>
-  rt.scheduler
-    .runs(jobId, 500)
-    .filter((r) => r.taskId)
-    .reverse();
+export const jobTasks = async (rt: Runtime, jobId: string) => (await rt.scheduler.runs(jobId, 500)).filter((r) => r.taskId).reverse();

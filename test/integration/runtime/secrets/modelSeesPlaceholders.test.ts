@@ -76,7 +76,7 @@ describe('what the model is shown', () => {
       { text: 'Your token is on file.' },
     );
     const checks = [{ type: 'file_exists' as const, path: 'vault.txt', exists: true }];
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'token',
       plan: { kind: 'goal', goal: 'Find my GitHub token', acceptance: checks },
       inputs: {},

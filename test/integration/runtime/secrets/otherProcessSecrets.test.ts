@@ -30,10 +30,10 @@ describe('a secret stored by another process', () => {
     await new Promise((r) => setTimeout(r, 150)); // the stated bound: the store is checked every 100 ms
 
     const source = 'name: r\nsteps:\n  - { tool: fs.read, args: { path: vault.txt } }\n';
-    const task = serve.rt.engine.create({ title: 'r', plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
+    const task = await serve.rt.engine.create({ title: 'r', plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
     writeFileSync(path.join(task.workspace, 'vault.txt'), SECRET);
     expect((await serve.rt.engine.run(task.id)).state).toBe('succeeded');
-    expect(JSON.stringify(serve.rt.engine.steps(task.id)[0]!.output)).toContain('[secret:late-key]');
+    expect(JSON.stringify((await serve.rt.engine.steps(task.id))[0]!.output)).toContain('[secret:late-key]');
     expect(databaseFilesHolding(home, SECRET)).toEqual([]);
   });
 });

@@ -87,25 +87,25 @@ describe('${secret:name} in tool arguments', () => {
       { text: 'Logged in.' },
     );
     const checks = [{ type: 'file_exists' as const, path: 'token.txt', exists: false }];
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 'login',
       plan: { kind: 'goal', goal: 'Log in with ${secret:gh}', acceptance: checks },
       inputs: {},
     });
-    h.rt.engine.start(task.id);
+    await h.rt.engine.start(task.id);
 
     // The POST asks first; what the person sees is the reference, never the value.
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval', 'failed', 'succeeded']);
     expect(waiting.state, waiting.stateReason).toBe('waiting_approval');
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
     expect(JSON.stringify(approval!.args)).toContain('${secret:gh}');
     expect(approval!.preview.body).toBe('{"token":"${secret:gh}"}');
     expect(bound.requests).toHaveLength(0);
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     // Without the early refusal it would stay waiting for an approval of the POST to the unbound host.
     const done = await waitForState(h.rt, task.id, ['succeeded', 'failed'], 10_000);
     expect(done.state, done.stateReason).toBe('succeeded');
-    expect(h.rt.approvals.list({}).map((a) => a.id)).toEqual([approval!.id]);
+    expect((await h.rt.approvals.list({})).map((a) => a.id)).toEqual([approval!.id]);
 
     // Only the bound host received the value, once; nothing reached the unbound one or the disk.
     expect(bound.requests.map((r) => [r.url, r.headers.authorization, r.body])).toEqual([
@@ -114,16 +114,16 @@ describe('${secret:name} in tool arguments', () => {
     expect(unbound.requests).toEqual([]);
     expect(existsSync(path.join(task.workspace, 'token.txt'))).toBe(false);
     const steps = h.rt.engine.steps(task.id);
-    expect(steps.map((s) => [s.tool, s.status])).toEqual([
+    expect((await steps).map((s) => [s.tool, s.status])).toEqual([
       ['http.request', 'completed'],
       ['http.request', 'failed'],
       ['http.request', 'failed'],
       ['fs.write', 'failed'],
     ]);
-    expect(steps[0]!.args).toMatchObject({ headers: auth });
-    expect(steps[1]!.error).toMatch(new RegExp(`^secret_not_allowed: secret "gh" may not be sent to 127.0.0.1:${unbound.port}`));
-    expect(steps[2]!.error).toMatch(new RegExp(`^secret_not_allowed: secret "gh" may not be sent to localhost:${bound.port}`));
-    expect(steps[3]!.error).toMatch(/^secret_not_allowed: fs\.write cannot take \$\{secret:gh\}/);
+    expect((await steps)[0]!.args).toMatchObject({ headers: auth });
+    expect((await steps)[1]!.error).toMatch(new RegExp(`^secret_not_allowed: secret "gh" may not be sent to 127.0.0.1:${unbound.port}`));
+    expect((await steps)[2]!.error).toMatch(new RegExp(`^secret_not_allowed: secret "gh" may not be sent to localhost:${bound.port}`));
+    expect((await steps)[3]!.error).toMatch(/^secret_not_allowed: fs\.write cannot take \$\{secret:gh\}/);
 
     // The model saw the echo as a placeholder and the refusals as tool errors.
     const bodies = JSON.stringify(models.received('chat').map((r) => r.body));
@@ -138,11 +138,11 @@ describe('${secret:name} in tool arguments', () => {
     openRuntime();
     await call('secrets.set', { name: 'gh', value: TOKEN, hosts: ['127.0.0.1'] });
     const source = `name: p\nsteps:\n  - tool: http.request\n    args: { url: "http://127.0.0.1:${bound.port}/pb", headers: { x-token: "\${secret:gh}" } }\n`;
-    const task = h.rt.engine.create({ title: 'p', plan: { kind: 'playbook', source, baseDir: h.home }, inputs: {} });
+    const task = await h.rt.engine.create({ title: 'p', plan: { kind: 'playbook', source, baseDir: h.home }, inputs: {} });
     const done = await h.rt.engine.run(task.id);
     expect(done.state, done.stateReason).toBe('succeeded');
     expect(bound.requests.at(-1)).toMatchObject({ url: '/pb', headers: { 'x-token': TOKEN } });
-    expect(h.rt.engine.steps(task.id)[0]!.args).toMatchObject({ headers: { 'x-token': '${secret:gh}' } });
+    expect((await h.rt.engine.steps(task.id))[0]!.args).toMatchObject({ headers: { 'x-token': '${secret:gh}' } });
   });
 
   it('a secret with no binding, or no such secret, is refused; bindings are listed and kept on a new value', async () => {
@@ -156,7 +156,7 @@ describe('${secret:name} in tool arguments', () => {
       ['${secret:gh}', 'it is bound to no host'],
       ['${secret:missing}', 'no secret named "missing" is stored'],
     ] as const) {
-      const task = h.rt.engine.create({ title: 'r', plan: { kind: 'playbook', source: source(ref), baseDir: h.home }, inputs: {} });
+      const task = await h.rt.engine.create({ title: 'r', plan: { kind: 'playbook', source: source(ref), baseDir: h.home }, inputs: {} });
       const done = await h.rt.engine.run(task.id);
       expect(done.state).toBe('failed');
       expect(done.stateReason).toContain('secret_not_allowed');

@@ -23,17 +23,17 @@ steps:
   - { id: summary, tool: fs.write, args: { path: summary.txt, content: "done" } }
 `;
 
-const approvePending = (rt: Runtime) => {
-  const [approval] = rt.approvals.list({ status: 'pending' });
+const approvePending = async (rt: Runtime) => {
+  const [approval] = await rt.approvals.list({ status: 'pending' });
   expect(approval, 'an approval is pending').toBeDefined();
-  rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'cli:alice');
+  await rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'cli:alice');
 };
 
 describe('skills in use across processes', () => {
   it('a process that takes a task up again sees the skill another process read meanwhile', async () => {
     h = openTestRuntime();
     const here = h.rt;
-    const task = createPlaybookTask(here, playbook);
+    const task = await createPlaybookTask(here, playbook);
     mkdirSync(task.workspace, { recursive: true });
     writeSkill(
       workspaceSkills(task.workspace),
@@ -44,14 +44,14 @@ describe('skills in use across processes', () => {
 
     // This process decides the two writes (no skill in use yet) and stops at the first delete.
     expect((await here.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
-    approvePending(here);
+    await approvePending(here);
 
     // Another process (its own connection to the same file) runs on: the delete, the skill read,
     // and stops at the second delete, which the skill allows.
     const other = h.another();
     try {
       expect((await other.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');
-      approvePending(other);
+      await approvePending(other);
     } finally {
       await other.close();
     }
@@ -60,7 +60,7 @@ describe('skills in use across processes', () => {
     const done = await here.engine.run(task.id);
     expect(done.state).toBe('failed');
     expect(done.stateReason).toContain('skill "reader" is in use');
-    expect(here.engine.steps(task.id).map((s) => [s.planStepId, s.status])).toEqual([
+    expect((await here.engine.steps(task.id)).map((s) => [s.planStepId, s.status])).toEqual([
       ['make', 'completed'],
       ['make2', 'completed'],
       ['remove', 'completed'],

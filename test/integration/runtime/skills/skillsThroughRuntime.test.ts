@@ -70,8 +70,8 @@ function workspaceWith(files: Record<string, string>): string {
 }
 
 async function runGoal(runtime: Runtime, goal: string, workspace: string, acceptance: AcceptanceCheck[]) {
-  const task = runtime.engine.create({ title: goal, plan: { kind: 'goal', goal, acceptance }, inputs: {}, workspace });
-  runtime.engine.start(task.id);
+  const task = await runtime.engine.create({ title: goal, plan: { kind: 'goal', goal, acceptance }, inputs: {}, workspace });
+  await runtime.engine.start(task.id);
   return waitForState(runtime, task.id, ['succeeded', 'failed', 'waiting_approval', 'waiting_user']);
 }
 
@@ -122,11 +122,11 @@ describe('Agent Skills through the product composition', () => {
       expect(JSON.stringify(r.body.tools)).toBe(JSON.stringify(first.body.tools));
     }
     expect(readFileSync(path.join(ws, 'NOTES.md'), 'utf8')).toBe('Release 1.2: faster sync');
-    expect(product.engine.steps(task.id).map((s) => [s.tool, s.status])).toEqual([
+    expect((await product.engine.steps(task.id)).map((s) => [s.tool, s.status])).toEqual([
       ['skills.read', 'completed'],
       ['fs.write', 'completed'],
     ]);
-    const loaded = product.trace.page(task.id, 0, 100).events.find((e) => e.type === 'skills.loaded');
+    const loaded = (await product.trace.page(task.id, 0, 100)).events.find((e) => e.type === 'skills.loaded');
     expect(loaded?.data).toMatchObject({ skills: [{ name: 'release-notes', source: 'workspace' }], problems: [] });
   });
 
@@ -166,7 +166,7 @@ describe('Agent Skills through the product composition', () => {
 
     expect(task.state, task.stateReason).toBe('succeeded');
     expect(readFileSync(path.join(ws, 'keep.txt'), 'utf8')).toBe('precious');
-    const steps = product.engine.steps(task.id);
+    const steps = await product.engine.steps(task.id);
     expect(steps.map((s) => [s.tool, s.status])).toEqual([
       ['skills.read', 'completed'],
       ['fs.read', 'completed'],
@@ -179,7 +179,7 @@ describe('Agent Skills through the product composition', () => {
       expect(denied.error).toContain('skill "notes-summary" is in use and allows only fs.read, fs.list, skills.read');
     }
     // Denied by the gate, not asked: nobody could approve it by mistake.
-    expect(product.approvals.list({})).toEqual([]);
+    expect(await product.approvals.list({})).toEqual([]);
     // The denial went back to the model as the call's error, both times.
     expect(refusals).toHaveLength(2);
     for (const text of refusals) expect(text).toContain('"fs.delete" on "keep.txt" is not among them');
@@ -205,7 +205,7 @@ describe('Agent Skills through the product composition', () => {
       );
       const task = await runGoal(product, 'Tidy up', ws, [{ type: 'file_exists', name: 'kept', path: 'keep.txt', exists: true }]);
       expect(task.state, task.stateReason).toBe('succeeded');
-      expect(product.engine.steps(task.id).map((s) => [s.tool, s.status, s.policy?.source])).toEqual([
+      expect((await product.engine.steps(task.id)).map((s) => [s.tool, s.status, s.policy?.source])).toEqual([
         ['skills.read', 'completed', 'default'],
         ['http.request', 'denied', 'skill'],
       ]);
@@ -227,9 +227,9 @@ describe('Agent Skills through the product composition', () => {
     rt = openRuntime('full');
     const del = rt.registry.get('fs.delete')!;
     const classification = del.classify({ path: 'a.txt' }, { workspace: ws });
-    expect(rt.gate.decide({ taskId: task.id, tool: 'fs.delete', classification })).toMatchObject({ effect: 'deny', source: 'skill' });
+    expect(await rt.gate.decide({ taskId: task.id, tool: 'fs.delete', classification })).toMatchObject({ effect: 'deny', source: 'skill' });
     const read = rt.registry.get('fs.read')!.classify({ path: 'a.txt' }, { workspace: ws });
-    expect(rt.gate.decide({ taskId: task.id, tool: 'fs.read', classification: read }).effect).toBe('allow');
+    expect((await rt.gate.decide({ taskId: task.id, tool: 'fs.read', classification: read })).effect).toBe('allow');
     expect(existsSync(path.join(ws, 'a.txt'))).toBe(true);
   });
 });

@@ -52,19 +52,19 @@ steps:
       url: "${url}/report?key=\${steps.read.output.content}"
       body: "\${steps.api.output.json.note}"
 `;
-    const task = h.rt.engine.create({ title: 'k', plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
+    const task = await h.rt.engine.create({ title: 'k', plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
     writeFileSync(path.join(task.workspace, 'vault.txt'), SECRET);
     const running = h.rt.engine.run(task.id);
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval']);
     expect(waiting.stateReason).toBe(`approval needed: POST ${url}/report?key=[secret:api-key]`);
-    const [approval] = h.rt.approvals.list({ status: 'pending' });
-    h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
+    const [approval] = await h.rt.approvals.list({ status: 'pending' });
+    await h.rt.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'test');
     const done = await running;
     expect(done.state).toBe('succeeded');
     expect(api.requests.at(-1)!.url).toBe(`/report?key=${SECRET}`); // the effect itself got the value
 
     await call('memory.add', { scope: { kind: 'workspace', id: task.workspace }, text: `deploy key ${SECRET}`, tags: [SECRET] });
-    h.rt.engine.create({ title: `rotate ${SECRET}`, plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
+    await h.rt.engine.create({ title: `rotate ${SECRET}`, plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
 
     expect(databaseFilesHolding(home, SECRET)).toEqual([]);
     const rows = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 1000), h.rt.approvals.list({})]);

@@ -29,9 +29,9 @@ describe('creating a task', () => {
   });
   afterEach(async () => h.cleanup());
 
-  it('merges budgets in one order: config, agent, playbook, the caller', () => {
-    h.rt.agents.create({ name: 'ops', budget: { maxSteps: 50, maxWallMs: 2000, maxTokens: 999 } });
-    const built = h.rt.tasks.build({
+  it('merges budgets in one order: config, agent, playbook, the caller', async () => {
+    await h.rt.agents.create({ name: 'ops', budget: { maxSteps: 50, maxWallMs: 2000, maxTokens: 999 } });
+    const built = await h.rt.tasks.build({
       source: { kind: 'playbook', source: PLAYBOOK, baseDir: h.home },
       requester: { kind: 'local' },
       inputs: { token: 's3cr3t-value' },
@@ -43,8 +43,8 @@ describe('creating a task', () => {
     expect(built.spec.inputs).toEqual({ who: 'world' });
   });
 
-  it('hands the engine the playbook it parsed, so the plan does not parse it again', () => {
-    const built = h.rt.tasks.build({
+  it('hands the engine the playbook it parsed, so the plan does not parse it again', async () => {
+    const built = await h.rt.tasks.build({
       source: { kind: 'playbook', source: PLAYBOOK, baseDir: h.home },
       requester: { kind: 'local' },
       inputs: { token: 'x' },
@@ -52,7 +52,7 @@ describe('creating a task', () => {
     expect(built.spec.playbook?.name).toBe('budgeted');
   });
 
-  it('refuses a command check or services from a client without operator.admin, and lets an admin or the local operator', () => {
+  it('refuses a command check or services from a client without operator.admin, and lets an admin or the local operator', async () => {
     const writer = { kind: 'client' as const, scopes: ['operator.read' as const, 'operator.write' as const], method: 'tasks.create' };
     const playbook = { kind: 'playbook' as const, source: WITH_COMMAND, baseDir: h.home };
     const commandCheck = { type: 'command_exit' as const, command: ['true'], exitCode: 0, timeoutMs: 1000 };
@@ -61,24 +61,26 @@ describe('creating a task', () => {
       'forbidden',
     );
     const admin = { kind: 'client' as const, scopes: ALL_SCOPES, method: 'tasks.create' };
-    expect(h.rt.tasks.create({ source: playbook, requester: admin }).task.state).toBe('queued');
-    expect(h.rt.tasks.create({ source: playbook, requester: { kind: 'local' } }).task.state).toBe('queued');
+    expect((await h.rt.tasks.create({ source: playbook, requester: admin })).task.state).toBe('queued');
+    expect((await h.rt.tasks.create({ source: playbook, requester: { kind: 'local' } })).task.state).toBe('queued');
   });
 
-  it('refuses a playbook with secret inputs where nobody can give them', () => {
+  it('refuses a playbook with secret inputs where nobody can give them', async () => {
     const source = { kind: 'playbook' as const, source: PLAYBOOK, baseDir: h.home };
     expect(thrown(() => h.rt.tasks.create({ source, requester: { kind: 'local' }, unattended: 'a cron job' })).code).toBe('invalid_params');
-    expect(h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
   });
 
   it('delegation: a model-written child playbook may not carry a command check', async () => {
-    h.rt.agents.create({ name: 'helper' });
+    await h.rt.agents.create({ name: 'helper' });
     const delegate = h.rt.registry.get('agents.delegate');
     expect(delegate, 'the delegate tool is registered').toBeDefined();
-    const parent = h.rt.tasks.create({
-      source: { kind: 'playbook', source: WITH_COMMAND, baseDir: h.home },
-      requester: { kind: 'local' },
-    }).task;
+    const parent = (
+      await h.rt.tasks.create({
+        source: { kind: 'playbook', source: WITH_COMMAND, baseDir: h.home },
+        requester: { kind: 'local' },
+      })
+    ).task;
     const ctx = {
       taskId: parent.id,
       stepId: 'stp_1',

@@ -70,11 +70,11 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
     await host.close();
   });
 
-  it.skipIf(noChromium)('a model is offered one tier per capability: the api and browser tools, not the desktop behind them', () => {
+  it.skipIf(noChromium)('a model is offered one tier per capability: the api and browser tools, not the desktop behind them', async () => {
     opened = shippedRuntime(host);
     const { rt } = opened.h;
     const router = new ToolRouter(rt.registry);
-    const offered = router.offer({ task: { sandbox: 'auto' } });
+    const offered = await router.offer({ task: { sandbox: 'auto' } });
     expect(tiersPerCapability(offered)).toEqual({
       'web.read': ['api'],
       'web.interact': ['browser'],
@@ -87,36 +87,39 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
     expect(names(offered)).not.toContain('sandbox.browser_open');
     expect(offered.length).toBeLessThan(rt.registry.list().length);
     // A named browser call runs in the browser: its route says so and names no fallback down to the desktop.
-    const plan = router.plan({ tool: 'browser.click', args: { text: 'Go' }, task: { sandbox: 'auto' } });
+    const plan = await router.plan({ tool: 'browser.click', args: { text: 'Go' }, task: { sandbox: 'auto' } });
     expect(plan.candidates.map((c) => [c.tool.name, c.reason])).toEqual([['browser.click', 'named in plan']]);
   });
 
   it.skipIf(noDocker)(
     'with Chromium missing, a page task falls to the desktop: computer is offered for web.interact and its route says why',
-    () => {
+    async () => {
       process.env.AGENT_DESK_CHROMIUM = '/nonexistent/chromium';
       opened = shippedRuntime(host);
       const router = new ToolRouter(opened.h.rt.registry);
-      const offered = router.offer({ task: { sandbox: 'auto' } });
+      const offered = await router.offer({ task: { sandbox: 'auto' } });
       expect(tiersPerCapability(offered)['web.interact']).toEqual(['gui']);
       expect(tiersPerCapability(offered)['web.read']).toEqual(['api']);
       expect(names(offered)).toEqual(expect.arrayContaining(['computer', 'sandbox.browser_open']));
       expect(names(offered).filter((n) => n.startsWith('browser.'))).toEqual([]);
-      const plan = router.plan({ tool: 'computer', args: { action: 'screenshot' }, task: { sandbox: 'auto' } });
+      const plan = await router.plan({ tool: 'computer', args: { action: 'screenshot' }, task: { sandbox: 'auto' } });
       expect(plan.candidates[0]!.reason).toMatch(
         /^named in plan; web\.interact falls to the gui tier: browser\.\w+ is unavailable \(AGENT_DESK_CHROMIUM is \/nonexistent\/chromium/,
       );
     },
   );
 
-  it.skipIf(noDocker || noChromium)('a task with a desktop is offered the gui tier too; a task with sandbox "none" none of it', () => {
-    opened = shippedRuntime(host);
-    const router = new ToolRouter(opened.h.rt.registry);
-    expect(names(router.offer({ task: { sandbox: 'desktop' } }))).toEqual(
-      expect.arrayContaining(['computer', 'browser.click', 'sandbox.exec']),
-    );
-    expect(router.offer({ task: { sandbox: 'none' } }).filter((t) => t.tier === 'gui')).toEqual([]);
-  });
+  it.skipIf(noDocker || noChromium)(
+    'a task with a desktop is offered the gui tier too; a task with sandbox "none" none of it',
+    async () => {
+      opened = shippedRuntime(host);
+      const router = new ToolRouter(opened.h.rt.registry);
+      expect(names(await router.offer({ task: { sandbox: 'desktop' } }))).toEqual(
+        expect.arrayContaining(['computer', 'browser.click', 'sandbox.exec']),
+      );
+      expect((await router.offer({ task: { sandbox: 'none' } })).filter((t) => t.tier === 'gui')).toEqual([]);
+    },
+  );
 
   it.skipIf(noChromium)(
     'a plain GET that fails with a retryable error falls down to the browser, which reads the page; the route records both',
@@ -133,13 +136,13 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
         opened = shippedRuntime(new BrowserHost({ networkAllow: ['127.0.0.1:*'] }), { policy: { networkAllow: ['127.0.0.1:*'] } });
         const { rt } = opened.h;
         // Reading in the browser is navigate then extract_text: the fallback enters with navigate, the next step extracts.
-        const task = createPlaybookTask(
+        const task = await createPlaybookTask(
           rt,
           `name: read-hours\nsteps:\n  - tool: http.request\n    args: { method: GET, url: "${url}" }\n  - tool: browser.extract_text\n    args: {}\n`,
         );
         const done = await rt.engine.run(task.id);
         expect(done.state, done.stateReason).toBe('succeeded');
-        const [step, extract] = rt.engine.steps(task.id).filter((s) => s.status === 'completed');
+        const [step, extract] = (await rt.engine.steps(task.id)).filter((s) => s.status === 'completed');
         expect(step!.tool).toBe('browser.navigate');
         expect(step!.args).toMatchObject({ url }); // the capability's own argument, not http.request's method
         expect(step!.args).not.toHaveProperty('method');
@@ -155,12 +158,12 @@ describe('capabilities shared across tiers (the shipped tools)', () => {
     },
   );
 
-  it('a POST never falls back: it is no web.read, and its failure may have had its effect', () => {
+  it('a POST never falls back: it is no web.read, and its failure may have had its effect', async () => {
     opened = shippedRuntime(host);
     const router = new ToolRouter(opened.h.rt.registry);
-    const post = router.plan({ tool: 'http.request', args: { method: 'POST', url: 'http://127.0.0.1:9/orders', body: { qty: 1 } } });
+    const post = await router.plan({ tool: 'http.request', args: { method: 'POST', url: 'http://127.0.0.1:9/orders', body: { qty: 1 } } });
     expect(names(post.candidates.map((c) => c.tool))).toEqual(['http.request']);
-    const get = router.plan({ tool: 'http.request', args: { method: 'GET', url: 'http://127.0.0.1:9/orders' } });
+    const get = await router.plan({ tool: 'http.request', args: { method: 'GET', url: 'http://127.0.0.1:9/orders' } });
     expect(names(get.candidates.map((c) => c.tool)).slice(1)).toEqual(
       noChromium ? (noDocker ? [] : ['sandbox.browser_open']) : ['browser.navigate', ...(noDocker ? [] : ['sandbox.browser_open'])],
     );
@@ -174,7 +177,7 @@ describe('an MCP filesystem server below the fs.* tools (real server-filesystem)
   beforeAll(async () => {
     h = openTestRuntime();
     manager = new McpManager({ home: h.home, clientVersion: 'test', reconnectDelaysMs: [], registry: h.rt.registry });
-    task = createPlaybookTask(h.rt, 'name: files\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
+    task = await createPlaybookTask(h.rt, 'name: files\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
     writeFileSync(path.join(task.workspace, 'note.txt'), 'from the workspace');
     const status = await manager.add('fs', stdioServer('filesystem', [task.workspace]));
     expect(status.state).toBe('connected');
@@ -184,8 +187,8 @@ describe('an MCP filesystem server below the fs.* tools (real server-filesystem)
     await h.cleanup();
   });
 
-  it('hides the server tools the fs.* tools already provide, and keeps those only it provides', () => {
-    const offered = names(new ToolRouter(h.rt.registry).offer({ task }));
+  it('hides the server tools the fs.* tools already provide, and keeps those only it provides', async () => {
+    const offered = names(await new ToolRouter(h.rt.registry).offer({ task }));
     for (const hidden of [
       'mcp__fs__read_text_file',
       'mcp__fs__read_file',
@@ -200,7 +203,7 @@ describe('an MCP filesystem server below the fs.* tools (real server-filesystem)
   });
 
   it('file.read falls back to the server with the path made absolute, and the server reads the same file', async () => {
-    const plan = new ToolRouter(h.rt.registry).plan({ capability: 'file.read', args: { path: 'note.txt' }, task });
+    const plan = await new ToolRouter(h.rt.registry).plan({ capability: 'file.read', args: { path: 'note.txt' }, task });
     expect(names(plan.candidates.map((c) => c.tool))).toEqual(['fs.read', 'mcp__fs__read_file', 'mcp__fs__read_text_file']);
     const fallback = plan.candidates.find((c) => c.tool.name === 'mcp__fs__read_text_file')!;
     expect(fallback.args).toEqual({ path: path.join(task.workspace, 'note.txt') });

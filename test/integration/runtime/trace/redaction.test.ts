@@ -33,7 +33,7 @@ steps:
   - tool: fs.write
     args: { path: note.txt, content: "key was \${inputs.apiKey}" }
 `;
-      const task = h.rt.engine.create({
+      const task = await h.rt.engine.create({
         title: 'k',
         plan: { kind: 'playbook', source, baseDir: h.home },
         inputs: {},
@@ -45,9 +45,9 @@ steps:
       expect(done.inputs).toEqual({ apiKey: '[secret:apiKey]' });
 
       const steps = h.rt.engine.steps(task.id);
-      expect(JSON.stringify(steps[0]!.args)).toContain('[secret:apiKey]');
-      expect(JSON.stringify(steps[0]!.output)).toContain('Bearer [secret:apiKey]');
-      const trace = JSON.stringify(h.rt.trace.page(task.id, 0, 1000).events);
+      expect(JSON.stringify((await steps)[0]!.args)).toContain('[secret:apiKey]');
+      expect(JSON.stringify((await steps)[0]!.output)).toContain('Bearer [secret:apiKey]');
+      const trace = JSON.stringify((await h.rt.trace.page(task.id, 0, 1000)).events);
       expect(trace).toContain('[secret:apiKey]');
       expect(trace).not.toContain(SECRET);
 
@@ -64,7 +64,7 @@ steps:
     h = openTestRuntime();
     const source =
       'name: s\ninputs:\n  token: { type: string, secret: true }\nsteps:\n  - { tool: echo, args: { value: "${inputs.token}" } }\n';
-    const task = h.rt.engine.create({
+    const task = await h.rt.engine.create({
       title: 's',
       plan: { kind: 'playbook', source, baseDir: h.home },
       inputs: {},

@@ -60,7 +60,7 @@ describe('command_exit checks need operator.admin', () => {
     });
     await h.rt.engine.idle();
     expect(existsSync(marker)).toBe(false);
-    expect(h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
+    expect(await h.rt.store.tasks.list({ limit: 10 })).toHaveLength(0);
   });
 
   it('an admin may carry one: the check runs', async () => {

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CommitQueue } from '../../../../electron/runtime/engine/commitQueue.js';
+import { CommitQueue, type Write } from '../../../../electron/runtime/engine/commitQueue.js';
 import { Store } from '../../../../electron/runtime/store/store.js';
 import { ManualClock, tempDir } from '../../../support/runtime.js';
 
@@ -12,74 +12,94 @@ let reader: Database.Database;
 let clock: ManualClock;
 let queue: CommitQueue;
 
-beforeEach(() => {
+beforeEach(async () => {
   home = tempDir();
   const file = path.join(home, 'agent-desk.db');
   store = Store.open(file);
-  store.db.exec('CREATE TABLE notes (n INTEGER)');
+  await store.sql.exec('CREATE TABLE notes (n INTEGER)');
   reader = new Database(file, { readonly: true }); // another connection sees only what was committed
   clock = new ManualClock();
   queue = new CommitQueue(clock, (fn) => store.transaction(fn));
 });
 
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
   reader.close();
-  store.close();
+  await store.close();
   rmSync(home, { recursive: true, force: true });
 });
 
-const insert = (n: number) => () => void store.db.prepare('INSERT INTO notes VALUES (?)').run(n);
+const insert =
+  (n: number): Write =>
+  (tx) =>
+    tx.sql.run('INSERT INTO notes VALUES (?)', [n]);
 const committed = () => (reader.prepare('SELECT n FROM notes ORDER BY rowid').pluck().all() as number[]).join(',');
 
 describe("a run's commit queue", () => {
-  it('a lazy write waits for the next write, and both land in one commit, in order', () => {
-    queue.write(insert(1), true);
-    queue.write(insert(2), true);
+  it('a lazy write waits for the next write, and both land in one commit, in order', async () => {
+    await queue.write(insert(1), true);
+    await queue.write(insert(2), true);
     expect(committed()).toBe('');
-    queue.write(insert(3));
+    await queue.write(insert(3));
     expect(committed()).toBe('1,2,3');
   });
 
-  it('lazy writes commit on their own once 64 are queued', () => {
-    for (let i = 1; i <= 63; i++) queue.write(insert(i), true);
+  it('lazy writes commit on their own once 64 are queued', async () => {
+    for (let i = 1; i <= 63; i++) await queue.write(insert(i), true);
     expect(committed()).toBe('');
-    queue.write(insert(64), true);
+    await queue.write(insert(64), true);
     expect(committed().split(',')).toHaveLength(64);
   });
 
-  it('a lazy write older than the batch window goes with the next lazy write', () => {
-    queue.write(insert(1), true);
+  it('a lazy write older than the batch window goes with the next lazy write', async () => {
+    await queue.write(insert(1), true);
     clock.advance(50);
-    queue.write(insert(2), true);
+    await queue.write(insert(2), true);
     expect(committed()).toBe('1,2');
   });
 
-  it('with no later write, the timer commits what waits', () => {
+  it('with no later write, the timer commits what waits', async () => {
     vi.useFakeTimers();
-    queue.write(insert(1), true);
+    await queue.write(insert(1), true);
     expect(committed()).toBe('');
-    vi.advanceTimersByTime(50);
+    await vi.advanceTimersByTimeAsync(50);
     expect(committed()).toBe('1');
   });
 
-  it("a timer's failed commit is reported by the next write, and nothing of that batch lands", () => {
+  it("a timer's failed commit is reported by the next write, and nothing of that batch lands", async () => {
     vi.useFakeTimers();
-    queue.write(insert(1), true);
-    queue.write(() => void store.db.prepare('INSERT INTO missing VALUES (1)').run(), true);
-    vi.advanceTimersByTime(50);
-    expect(() => queue.write(insert(2))).toThrow(/no such table: missing/);
+    await queue.write(insert(1), true);
+    await queue.write((tx) => tx.sql.run('INSERT INTO missing VALUES (1)'), true);
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(queue.write(insert(2))).rejects.toThrow(/no such table: missing/);
     expect(committed()).toBe('');
-    queue.write(insert(3));
+    await queue.write(insert(3));
     expect(committed()).toBe('3');
   });
 
-  it('a write queued while a batch commits joins that transaction', () => {
-    queue.write(() => {
-      insert(1)();
-      queue.write(insert(2));
-      expect(store.db.inTransaction).toBe(true);
-    });
+  it('commits land one after another, in the order they were asked for', async () => {
+    const first = queue.write(insert(1));
+    const second = queue.write(insert(2));
+    await Promise.all([first, second]);
     expect(committed()).toBe('1,2');
+  });
+
+  it('a write queued while a commit is in flight lands in the next commit, not lost and not reordered', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slow = queue.write(async (tx) => {
+      await tx.sql.run('INSERT INTO notes VALUES (1)');
+      await held;
+    });
+    const after = queue.write(insert(2));
+    release();
+    await Promise.all([slow, after]);
+    expect(committed()).toBe('1,2');
+  });
+
+  it('a failed commit rejects its writer and nothing of it lands; the queue goes on', async () => {
+    await expect(queue.write((tx) => tx.sql.run('INSERT INTO missing VALUES (1)'))).rejects.toThrow(/no such table/);
+    await queue.write(insert(5));
+    expect(committed()).toBe('5');
   });
 });

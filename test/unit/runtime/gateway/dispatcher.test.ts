@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ALL_SCOPES, Methods, type MethodName, type Scope } from '../../../../electron/contract/index.js';
 import { AgentDeskError } from '../../../../electron/runtime/errors.js';
 import {
@@ -325,6 +325,37 @@ describe('dispatcher: idempotency', () => {
     expect(await first).toHaveProperty('result');
     expect(await second).toHaveProperty('result');
     expect(conflicting).toMatchObject({ error: { code: 'conflict' } });
+    expect(runs).toBe(1);
+  });
+
+  it('a repeat whose store read began before the first answer was stored still joins the first call', async () => {
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    let answerRead!: () => void;
+    const reading = new Promise<void>((resolve) => (answerRead = resolve));
+    const records = memoryIdempotencyStore();
+    let reads = 0;
+    let runs = 0;
+    const dispatcher = createDispatcher({
+      handlers: { 'tasks.create': async () => (runs++, await finishing, aTask()) },
+      idempotency: {
+        // The second read sees the store as it was when it began (nothing stored), and answers late.
+        get: async (m, k) => {
+          const found = await records.get(m, k);
+          if (++reads === 2) await reading;
+          return found;
+        },
+        put: (...record) => records.put(...record),
+      },
+      log: () => undefined,
+    });
+    const first = dispatcher.dispatch(create(1, 'A', 'k'), EVERYTHING);
+    await vi.waitFor(() => expect(runs).toBe(1));
+    const second = dispatcher.dispatch(create(2, 'A', 'k'), EVERYTHING);
+    finish();
+    expect(await first).toHaveProperty('result');
+    answerRead();
+    expect(await second).toHaveProperty('result');
     expect(runs).toBe(1);
   });
 });

@@ -42,8 +42,8 @@ export function memoryIdempotencyStore(): IdempotencyStore & { size(): number } 
   const records = new Map<string, { paramsDigest: string; response: unknown }>();
   const slot = (method: string, key: string) => JSON.stringify([method, key]);
   return {
-    get: (method, key) => records.get(slot(method, key)),
-    put: (method, key, paramsDigest, response) => void records.set(slot(method, key), { paramsDigest, response }),
+    get: async (method, key) => records.get(slot(method, key)),
+    put: async (method, key, paramsDigest, response) => void records.set(slot(method, key), { paramsDigest, response }),
     size: () => records.size,
   };
 }

@@ -8,7 +8,7 @@ const logDelete = classification(['delete'], { subject: 'logs/app.log' });
 
 function gate(rules: { deny?: readonly string[]; ask?: readonly string[]; allow?: readonly string[] }, grant?: GrantScope) {
   const config = PolicyConfigSchema.parse({ rules: { deny: [], ask: [], allow: [], ...rules } });
-  return new PolicyGate(config, { findGrant: () => grant });
+  return new PolicyGate(config, { findGrant: () => Promise.resolve(grant) });
 }
 const decide = (g: PolicyGate) => g.decide({ taskId: 't1', tool: 'fs.delete', classification: logDelete });
 
@@ -19,24 +19,24 @@ describe('rule and grant reasons as codes', () => {
     [{ allow: ['fs.delete(logs/**)'] }, undefined, 'policy.ruleAllows', '规则“fs.delete(logs/**)”允许'],
     [{}, 'always', 'policy.grantAlways', '之前已批准并选择“始终”记住'],
     [{ ask: ['fs.delete'] }, 'task', 'policy.ruleAsks', '规则“fs.delete”要求询问；此任务中已批准过'],
-  ] as const)('%j with grant %s → %s', (rules, grant, code, chinese) => {
-    const decision = decide(gate(rules, grant));
+  ] as const)('%j with grant %s → %s', async (rules, grant, code, chinese) => {
+    const decision = await decide(gate(rules, grant));
     expect(decision.reasonTexts?.[0]?.code).toBe(code);
     // The English catalog joins to the gate's own English; the reader's language from the same codes.
     expect(translateServerTexts('en', decision.reasonTexts, '(unknown)')).toBe(decision.reason);
     expect(translateServerTexts('zh-CN', decision.reasonTexts, decision.reason)).toBe(chinese);
   });
 
-  it("an agent's allowlist refusal names the agent, the tool and what it may use", () => {
+  it("an agent's allowlist refusal names the agent, the tool and what it may use", async () => {
     const g = new PolicyGate(
       PolicyConfigSchema.parse({}),
-      { findGrant: () => undefined },
+      { findGrant: () => Promise.resolve(undefined) },
       {
-        agent: () => ({ name: 'reader', tools: ['fs.read'] }),
-        task: () => ({ agent: 'reader' }),
+        agent: () => Promise.resolve({ name: 'reader', tools: ['fs.read'] }),
+        task: () => Promise.resolve({ agent: 'reader' }),
       },
     );
-    const decision = g.decide({ taskId: 't1', tool: 'fs.delete', classification: logDelete });
+    const decision = await g.decide({ taskId: 't1', tool: 'fs.delete', classification: logDelete });
     expect(decision).toMatchObject({ effect: 'deny', source: 'agent' });
     expect(translateServerTexts('en', decision.reasonTexts, '(unknown)')).toBe(decision.reason);
     expect(translateServerTexts('zh-CN', decision.reasonTexts, decision.reason)).toBe(

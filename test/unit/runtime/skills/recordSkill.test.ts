@@ -11,9 +11,9 @@ import type { TestRuntime } from '../../../support/runtime.js';
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
 
-function recording() {
+async function recording() {
   h = openLlmRuntime(chatProvider('http://127.0.0.1:9/v1'));
-  const task = createGoalTask(h.rt, 'Write a greeting\ninto hello.txt');
+  const task = await createGoalTask(h.rt, 'Write a greeting\ninto hello.txt');
   const raw = {
     name: task.title,
     goal: task.plan.kind === 'goal' ? task.plan.goal : '',
@@ -27,8 +27,8 @@ function recording() {
 }
 
 describe('a recorded run as a skill', () => {
-  it('writes SKILL.md (steps, checks, a pointer to the playbook) that discovery accepts, narrowed to the tools used', () => {
-    const { task, recorded } = recording();
+  it('writes SKILL.md (steps, checks, a pointer to the playbook) that discovery accepts, narrowed to the tools used', async () => {
+    const { task, recorded } = await recording();
     const skillsDir = path.join(h.home, 'skills');
     const skill = skillFromRecording('greeting', task, recorded, skillsDir);
     writeRecordedSkill(skill);
@@ -48,8 +48,8 @@ describe('a recorded run as a skill', () => {
     expect(readFileSync(path.join(skillsDir, 'greeting', 'playbook.yaml'), 'utf8')).toBe(recorded.yaml);
   });
 
-  it('refuses a name the format does not allow, and an existing folder unless forced', () => {
-    const { task, recorded } = recording();
+  it('refuses a name the format does not allow, and an existing folder unless forced', async () => {
+    const { task, recorded } = await recording();
     const skillsDir = path.join(h.home, 'skills');
     expect(() => skillFromRecording('My Skill', task, recorded, skillsDir)).toThrow(/^skill name "My Skill": lowercase letters/);
     const skill = skillFromRecording('greeting', task, recorded, skillsDir);

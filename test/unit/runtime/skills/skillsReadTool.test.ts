@@ -14,9 +14,9 @@ afterEach(async () => h?.cleanup());
 // Goal tasks are created, never started: no model is called.
 const openTestRuntime = (): TestRuntime => openLlmRuntime(chatProvider('http://127.0.0.1:9/v1'));
 
-function setUp() {
+async function setUp() {
   h = openTestRuntime();
-  const task = createGoalTask(h.rt, 'use skills');
+  const task = await createGoalTask(h.rt, 'use skills');
   const root = workspaceSkills(task.workspace);
   const dir = writeSkill(
     root,
@@ -53,7 +53,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 
 describe('skills.read', () => {
   it('returns the instructions with the list of files, and puts the skill in use', async () => {
-    const { task, run } = setUp();
+    const { task, run } = await setUp();
     const out = await run({ name: 'pdf-tools' });
     expect(out).toEqual({
       skill: 'pdf-tools',
@@ -64,14 +64,14 @@ describe('skills.read', () => {
       allowedTools: ['fs.read', 'fs.list'],
       files: ['references/guide.md', 'scripts/run.sh'],
     });
-    expect(h.rt.skills.inUse(task.id)).toEqual([{ skill: 'pdf-tools', stepId: 'stp_1', allowedTools: ['fs.read', 'fs.list'] }]);
-    expect(h.rt.skills.refusal(task.id, { tool: 'fs.delete', subject: 'a.txt' })).toBe(
+    expect(await h.rt.skills.inUse(task.id)).toEqual([{ skill: 'pdf-tools', stepId: 'stp_1', allowedTools: ['fs.read', 'fs.list'] }]);
+    expect(await h.rt.skills.refusal(task.id, { tool: 'fs.delete', subject: 'a.txt' })).toBe(
       'skill "pdf-tools" is in use and allows only fs.read, fs.list, skills.read (its allowed-tools); "fs.delete" on "a.txt" is not among them',
     );
   });
 
   it('reads a file of the skill on demand', async () => {
-    const { run } = setUp();
+    const { run } = await setUp();
     expect(await run({ name: 'pdf-tools', file: 'references/guide.md' })).toMatchObject({
       file: 'references/guide.md',
       content: 'The guide.',
@@ -83,15 +83,15 @@ describe('skills.read', () => {
     ['a ".." part', '../open/SKILL.md', 'contains ".."'],
     ['a ".." inside the path', 'references/../../open/SKILL.md', 'contains ".."'],
   ])('refuses %s', async (_case, file, expected) => {
-    const { task, run } = setUp();
+    const { task, run } = await setUp();
     const error = await refusal(run({ name: 'pdf-tools', file }));
     expect(error.code).toBe('path_outside_skill');
     expect(error.message).toContain(expected);
-    expect(h.rt.skills.inUse(task.id)).toEqual([]);
+    expect(await h.rt.skills.inUse(task.id)).toEqual([]);
   });
 
   it('refuses a file that leads out of the skill folder through a symlink', async () => {
-    const { dir, run } = setUp();
+    const { dir, run } = await setUp();
     const outside = path.join(h.home, 'secret.txt');
     writeFileSync(outside, 'do not read');
     symlinkSync(outside, path.join(dir, 'references', 'leak.md'));
@@ -101,19 +101,19 @@ describe('skills.read', () => {
   });
 
   it('names the skills there are when asked for one that is not, and why a broken one cannot be used', async () => {
-    const { task, run } = setUp();
+    const { task, run } = await setUp();
     expect((await refusal(run({ name: 'nope' }))).message).toBe('no skill named "nope" (known: open, pdf-tools)');
     writeSkill(workspaceSkills(task.workspace), 'broken', { name: 'broken' }, 'x');
     expect((await refusal(run({ name: 'broken' }))).message).toBe('skill "broken" cannot be used: description: required');
   });
 
   it('narrows further with every skill read and never widens again', async () => {
-    const { task, run } = setUp();
+    const { task, run } = await setUp();
     await run({ name: 'pdf-tools' });
     await run({ name: 'open' });
-    expect(h.rt.skills.inUse(task.id).map((a) => a.skill)).toEqual(['pdf-tools', 'open']);
-    expect(h.rt.skills.refusal(task.id, { tool: 'fs.write', subject: 'x' })).toContain('skill "pdf-tools" is in use');
-    expect(h.rt.skills.refusal(task.id, { tool: 'fs.read', subject: 'x' })).toBeUndefined();
+    expect((await h.rt.skills.inUse(task.id)).map((a) => a.skill)).toEqual(['pdf-tools', 'open']);
+    expect(await h.rt.skills.refusal(task.id, { tool: 'fs.write', subject: 'x' })).toContain('skill "pdf-tools" is in use');
+    expect(await h.rt.skills.refusal(task.id, { tool: 'fs.read', subject: 'x' })).toBeUndefined();
   });
 });
 
@@ -135,56 +135,56 @@ describe('SkillActivations', () => {
     output,
   });
 
-  it('reads the skills in use back from completed skills.read steps (a new process narrows the same)', () => {
+  it('reads the skills in use back from completed skills.read steps (a new process narrows the same)', async () => {
     h = openTestRuntime();
-    const task = createGoalTask(h.rt, 'restart');
-    h.rt.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
-    h.rt.store.steps.save(stepOf(task.id, 1, { skill: 'open', allowedTools: null }));
-    const fresh = new SkillActivations(h.rt.store.db);
-    expect(fresh.inUse(task.id)).toEqual([
+    const task = await createGoalTask(h.rt, 'restart');
+    await h.rt.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
+    await h.rt.store.steps.save(stepOf(task.id, 1, { skill: 'open', allowedTools: null }));
+    const fresh = new SkillActivations(h.rt.store.sql);
+    expect(await fresh.inUse(task.id)).toEqual([
       { skill: 'reader', stepId: `stp_${task.id}_0`, allowedTools: ['fs.read'] },
       { skill: 'open', stepId: `stp_${task.id}_1` },
     ]);
-    expect(fresh.refusal(task.id, { tool: 'fs.read', subject: 'a' })).toBeUndefined();
-    expect(fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
+    expect(await fresh.refusal(task.id, { tool: 'fs.read', subject: 'a' })).toBeUndefined();
+    expect(await fresh.refusal(task.id, { tool: 'fs.write', subject: 'a' })).toContain('"fs.write" on "a" is not among them');
   });
 
   it('sees a skill another process read once it takes the task up again (reload)', async () => {
     h = openTestRuntime();
-    const task = createGoalTask(h.rt, 'two processes');
-    const here = new SkillActivations(h.rt.store.db);
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
+    const task = await createGoalTask(h.rt, 'two processes');
+    const here = new SkillActivations(h.rt.store.sql);
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
     // The other process (a `run --resume` while `serve` waits), on its own connection to the same
     // file, completes a read of a narrowing skill while this one does not hold the task.
     const other = h.another();
     try {
-      other.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
+      await other.store.steps.save(stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] }));
     } finally {
       await other.close();
     }
     here.reload(task.id); // what the run does when it claims the task
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
   });
 
-  it('sees a read of its own process before and after its row lands', () => {
+  it('sees a read of its own process before and after its row lands', async () => {
     h = openTestRuntime();
-    const task = createGoalTask(h.rt, 'one process');
-    const here = new SkillActivations(h.rt.store.db);
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
+    const task = await createGoalTask(h.rt, 'one process');
+    const here = new SkillActivations(h.rt.store.sql);
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toBeUndefined();
     const step = stepOf(task.id, 0, { skill: 'reader', allowedTools: ['fs.read'] });
     here.activate(task.id, { skill: 'reader', stepId: step.id, allowedTools: ['fs.read'] });
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
-    h.rt.store.steps.save(step);
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
-    expect(here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+    await h.rt.store.steps.save(step);
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
+    expect(await here.refusal(task.id, { tool: 'fs.delete', subject: 'a' })).toContain('skill "reader" is in use');
   });
 
-  it('treats a record it cannot read as allowing only skills.read (fail closed)', () => {
+  it('treats a record it cannot read as allowing only skills.read (fail closed)', async () => {
     h = openTestRuntime();
-    const task = createGoalTask(h.rt, 'garbled');
-    h.rt.store.steps.save(stepOf(task.id, 0, 'not an object'));
-    const fresh = new SkillActivations(h.rt.store.db);
-    expect(fresh.refusal(task.id, { tool: 'fs.read', subject: 'a' })).toContain('skill "(unreadable record)" is in use');
-    expect(fresh.refusal(task.id, { tool: 'skills.read', subject: 'skill:x' })).toBeUndefined();
+    const task = await createGoalTask(h.rt, 'garbled');
+    await h.rt.store.steps.save(stepOf(task.id, 0, 'not an object'));
+    const fresh = new SkillActivations(h.rt.store.sql);
+    expect(await fresh.refusal(task.id, { tool: 'fs.read', subject: 'a' })).toContain('skill "(unreadable record)" is in use');
+    expect(await fresh.refusal(task.id, { tool: 'skills.read', subject: 'skill:x' })).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/runtime/store/database.js';
 import { migrate } from '../../../../electron/runtime/store/migrate.js';
 import { MIGRATIONS } from '../../../../electron/runtime/store/migrations/index.js';
+import { SqliteDatabase } from '../../../../electron/runtime/store/sql/sqliteAdapter.js';
 import { Store } from '../../../../electron/runtime/store/store.js';
 import { tempDir } from '../../../support/runtime.js';
 
@@ -39,30 +40,30 @@ describe('SQLite store', () => {
     expect(() => migrate(db)).toThrow(/schema v500 is newer than this build/);
   });
 
-  it('two connections appending to one trace never reuse a sequence number', () => {
+  it('two connections appending to one trace never reuse a sequence number', async () => {
     const file = path.join(tempDir(), 'agent-desk.db');
-    const a = new Store(track(openDatabase(file)));
-    const b = new Store(track(openDatabase(file)));
+    const a = new Store(new SqliteDatabase(track(openDatabase(file))));
+    const b = new Store(new SqliteDatabase(track(openDatabase(file))));
     for (let i = 0; i < 50; i++) {
-      a.trace.append('t1', 'user.message', { from: 'a', i }, new Date().toISOString());
-      b.trace.append('t1', 'user.message', { from: 'b', i }, new Date().toISOString());
+      await a.trace.append('t1', 'user.message', { from: 'a', i }, new Date().toISOString());
+      await b.trace.append('t1', 'user.message', { from: 'b', i }, new Date().toISOString());
     }
-    const seqs = a.trace.page('t1', 0, 1000).map((e) => e.seq);
+    const seqs = (await a.trace.page('t1', 0, 1000)).map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(a.trace.page('t1', 98, 10).map((e) => e.data)).toEqual([
+    expect((await a.trace.page('t1', 98, 10)).map((e) => e.data)).toEqual([
       { from: 'a', i: 49 },
       { from: 'b', i: 49 },
     ]);
   });
 
-  it('a transaction that throws leaves nothing behind', () => {
-    const store = new Store(track(openDatabase(path.join(tempDir(), 'agent-desk.db'))));
-    expect(() =>
-      store.transaction(() => {
-        store.trace.append('t2', 'user.message', {}, 'now');
+  it('a transaction that throws leaves nothing behind', async () => {
+    const store = new Store(new SqliteDatabase(track(openDatabase(path.join(tempDir(), 'agent-desk.db')))));
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.trace.append('t2', 'user.message', {}, 'now');
         throw new Error('disk full');
       }),
-    ).toThrow('disk full');
-    expect(store.trace.page('t2', 0, 10)).toEqual([]);
+    ).rejects.toThrow('disk full');
+    expect(await store.trace.page('t2', 0, 10)).toEqual([]);
   });
 });

@@ -12,14 +12,14 @@ const router = () => {
 };
 
 describe('route reasons travel as a code with parameters', () => {
-  it('a tool named in the plan: route.namedInPlan next to the English text', () => {
-    const plan = router().plan({ tool: 'fs.write', args: writeArgs });
+  it('a tool named in the plan: route.namedInPlan next to the English text', async () => {
+    const plan = await router().plan({ tool: 'fs.write', args: writeArgs });
     const route = RouteSchema.parse(describeRoute(plan.candidates[0]!, plan.skipped));
     expect(route).toMatchObject({ reason: 'named in plan', reasonText: { code: 'route.namedInPlan', params: {} } });
   });
 
-  it('a capability: route.highestTier with the capability as a parameter', () => {
-    const plan = router().plan({ capability: 'file.write', args: writeArgs });
+  it('a capability: route.highestTier with the capability as a parameter', async () => {
+    const plan = await router().plan({ capability: 'file.write', args: writeArgs });
     expect(plan.candidates[0]).toMatchObject({
       reason: 'highest available tier for file.write',
       reasonText: { code: 'route.highestTier', params: { capability: 'file.write' } },

@@ -48,7 +48,7 @@ async function workPerStep(steps: number): Promise<{ reads: number; estimates: n
   const planner = new LlmPlanner({
     provider: echoModel(),
     catalog: buildCatalog([echoTool]),
-    prefix: () => ({ systemPrompt: 'sys', goal: 'echo' }),
+    prefix: async () => ({ systemPrompt: 'sys', goal: 'echo' }),
   });
   const latest = new CountingMap();
   const all: Step[] = [];
