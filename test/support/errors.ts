@@ -10,3 +10,14 @@ export function thrown(fn: () => unknown): AgentDeskError {
   }
   throw new Error('expected an AgentDeskError');
 }
+
+/** Awaits `promise` and returns the AgentDeskError it rejects with (anything else fails the test). */
+export async function rejected(promise: Promise<unknown>): Promise<AgentDeskError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AgentDeskError) return error;
+    throw error;
+  }
+  throw new Error('expected an AgentDeskError');
+}

@@ -31,7 +31,11 @@ export class CommitQueue {
 
   /** Queues a write; resolves once it is committed (a lazy write: once queued). */
   write(fn: Write, lazy = false): Promise<void> {
-    this.queue(fn);
+    try {
+      this.queue(fn);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.settle(lazy);
   }
 

@@ -102,7 +102,7 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
     expect(done.checks[0]).toMatchObject({ name: "the person's note was saved", passed: true });
 
     // The secret the person typed reached neither the step rows nor the trace in clear.
-    const stored = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 1000)]);
+    const stored = JSON.stringify([await h.rt.engine.steps(task.id), await h.rt.trace.page(task.id, 0, 1000)]);
     expect(stored).not.toContain(SECRET);
 
     // The task ended: its desktop goes, and so does its stream.

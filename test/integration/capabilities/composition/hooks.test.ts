@@ -337,7 +337,7 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     expect(second).toContain('[UserPromptSubmit hook] ticket OPS-2 applies to: Use blue, key [secret:local-key]');
     expect(second).toContain('[PostToolUse hook] listed by post hook: fence.txt (key [secret:local-key])');
     expect(JSON.stringify(models.received('chat').map((r) => r.body))).not.toContain(MODEL_KEY);
-    expect(JSON.stringify(hookEvents(taskId))).not.toContain(MODEL_KEY);
+    expect(JSON.stringify(await hookEvents(taskId))).not.toContain(MODEL_KEY);
     expect(second).not.toContain('rm -rf');
     expect(refusals).toEqual([
       { code: 'forbidden', message: 'the message was blocked by a UserPromptSubmit hook: destructive requests are not accepted' },

@@ -95,7 +95,7 @@ describe('steps a person performed (takeover)', () => {
       output: { note: 'typed correct horse battery' },
       startedAt: Date.now(),
     });
-    const stored = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 100)]);
+    const stored = JSON.stringify([await h.rt.engine.steps(task.id), await h.rt.trace.page(task.id, 0, 100)]);
     expect(stored).not.toContain('correct horse');
     expect(stored).toContain('[secret:typed_by_user]');
   });

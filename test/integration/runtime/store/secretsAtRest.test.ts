@@ -67,7 +67,7 @@ steps:
     await h.rt.engine.create({ title: `rotate ${SECRET}`, plan: { kind: 'playbook', source, baseDir: home }, inputs: {} });
 
     expect(databaseFilesHolding(home, SECRET)).toEqual([]);
-    const rows = JSON.stringify([h.rt.engine.steps(task.id), h.rt.trace.page(task.id, 0, 1000), h.rt.approvals.list({})]);
+    const rows = JSON.stringify([await h.rt.engine.steps(task.id), await h.rt.trace.page(task.id, 0, 1000), await h.rt.approvals.list({})]);
     expect(rows).toContain('[secret:api-key]');
     expect(rows).not.toContain(SECRET);
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../../electron/contract/index.js';
-import { thrown } from '../../../support/errors.js';
+import { rejected } from '../../../support/errors.js';
 import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
 
 // Every way a task comes to exist goes through one service: these are its rules, whoever asks.
@@ -56,10 +56,10 @@ describe('creating a task', () => {
     const writer = { kind: 'client' as const, scopes: ['operator.read' as const, 'operator.write' as const], method: 'tasks.create' };
     const playbook = { kind: 'playbook' as const, source: WITH_COMMAND, baseDir: h.home };
     const commandCheck = { type: 'command_exit' as const, command: ['true'], exitCode: 0, timeoutMs: 1000 };
-    expect(thrown(() => h.rt.tasks.create({ source: playbook, requester: writer })).code).toBe('forbidden');
-    expect(thrown(() => h.rt.tasks.create({ source: { kind: 'goal', goal: 'g', checks: [commandCheck] }, requester: writer })).code).toBe(
-      'forbidden',
-    );
+    expect((await rejected(h.rt.tasks.create({ source: playbook, requester: writer }))).code).toBe('forbidden');
+    expect(
+      (await rejected(h.rt.tasks.create({ source: { kind: 'goal', goal: 'g', checks: [commandCheck] }, requester: writer }))).code,
+    ).toBe('forbidden');
     const admin = { kind: 'client' as const, scopes: ALL_SCOPES, method: 'tasks.create' };
     expect((await h.rt.tasks.create({ source: playbook, requester: admin })).task.state).toBe('queued');
     expect((await h.rt.tasks.create({ source: playbook, requester: { kind: 'local' } })).task.state).toBe('queued');
@@ -67,7 +67,9 @@ describe('creating a task', () => {
 
   it('refuses a playbook with secret inputs where nobody can give them', async () => {
     const source = { kind: 'playbook' as const, source: PLAYBOOK, baseDir: h.home };
-    expect(thrown(() => h.rt.tasks.create({ source, requester: { kind: 'local' }, unattended: 'a cron job' })).code).toBe('invalid_params');
+    expect((await rejected(h.rt.tasks.create({ source, requester: { kind: 'local' }, unattended: 'a cron job' }))).code).toBe(
+      'invalid_params',
+    );
     expect(await h.rt.store.tasks.list({ limit: 10 })).toEqual([]);
   });
 
