@@ -13,7 +13,7 @@ export async function withRuntime(
   role: RuntimeRole = 'full',
   options: OpenRuntimeOptions = {},
 ): Promise<void> {
-  const rt = openRuntime(role, options);
+  const rt = await openRuntime(role, options);
   try {
     await action(rt);
   } catch (error) {

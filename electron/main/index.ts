@@ -31,7 +31,7 @@ function serveRenderer(): void {
 }
 
 /** The runtime with provider keys in OS storage when it really protects them (else the runtime's own encrypted file). */
-function openAppRuntime(): ProductRuntime {
+function openAppRuntime(): Promise<ProductRuntime> {
   const home = resolveHome();
   const secrets = safeStorageUsable(safeStorage, process.platform) ? new SafeStorageSecretStore(home, safeStorage) : undefined;
   // A long-lived process like `serve`: the warm sandbox pool fills now.
@@ -53,7 +53,7 @@ async function start(): Promise<void> {
   serveRenderer();
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, RENDERER_URL));
 
-  const rt = openAppRuntime();
+  const rt = await openAppRuntime();
   const home = rt.home;
   // Servers connect in the background: a slow one must not hold back the window, recovery or cron.
   void connectConfiguredMcpServers(rt.mcp?.manager).catch((error: Error) => console.error(`MCP servers: ${error.message}`));

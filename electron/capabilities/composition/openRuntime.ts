@@ -3,13 +3,13 @@ import { assembleRuntime, type AssemblyOptions, type ModuleList, type Runtime } 
 import type { Config } from '../../contract/index.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { postgresUrl, redactedUrl } from '../../runtime/store/sql/openSqlDatabase.js';
+import { openSqlDatabase, storeTarget } from '../../runtime/store/sql/openSqlDatabase.js';
 import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
 import { redactStoredSecrets } from '../../runtime/gateway/settingsHandlers.js';
 import { storeWatchModule } from '../../runtime/gateway/storeWatch.js';
 import type { InProcessModel } from '../../runtime/planning/llm/goalsModule.js';
 import type { SecretStore } from '../../runtime/secrets/secretStore.js';
-import type { Redactor } from '../../runtime/trace/redactor.js';
+import { Redactor } from '../../runtime/trace/redactor.js';
 import { browserModule } from '../browser/browserModule.js';
 import { desktopModule, type DesktopModule, type DesktopOverrides } from '../gui/desktopModule.js';
 import { ProcessHookRunner } from '../hooks/processHookRunner.js';
@@ -51,6 +51,11 @@ export interface OpenRuntimeOptions {
   /** A long-lived gateway fills the warm pool at start, so the first task's desktop is ready. */
   warmSandboxes?: boolean;
   /** Electron main passes OS-backed storage; the headless runtime keeps an encrypted file. */
+  /**
+   * Open the home's SQLite file even when a PostgreSQL store is configured: for commands that
+   * keep nothing in the database (`secrets`, which must work before the store's password is stored).
+   */
+  localStore?: boolean;
   secrets?: SecretStore;
   /** An MCP server's OAuth consent page opens in the browser where the shell can open one (Electron). */
   openUrl?: (url: URL) => Promise<void>;
@@ -82,12 +87,12 @@ export interface OpenRuntimeOptions {
  * Electron main process, eval and bench: data under AGENT_DESK_HOME, config from its config.json.
  * See docs/architecture.md, "Modules and the one assembly".
  */
-export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions = {}): ProductRuntime {
+export async function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions = {}): Promise<ProductRuntime> {
   const home = opts.home ?? resolveHome();
   const config = loadConfig(home);
   const version = packageVersion();
   const secrets = opts.secrets ?? new FileSecretStore(home);
-  if (role === 'full') refusePostgresStore(config);
+  const store = opts.localStore ? undefined : await preparedStore(home, config, secrets);
   // Off unless an OTLP endpoint is named (config.json `telemetry.otlp` or OTEL_EXPORTER_OTLP_*); a control process exports nothing.
   const telemetry = role === 'full' ? runtimeTelemetry(config, version, secrets) : undefined;
   let mcp: McpModule | undefined;
@@ -96,6 +101,7 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
     ...opts.core,
     home,
     config,
+    ...(store && { storeTarget: store }),
     version,
     secrets,
     services: new ProcessServiceHost(),
@@ -128,17 +134,16 @@ export function openRuntime(role: RuntimeRole = 'full', opts: OpenRuntimeOptions
 }
 
 /**
- * Tasks run on the embedded SQLite store only, in this build: a configured PostgreSQL store is
- * prepared by `agent-desk db migrate`, and a process that would run tasks says so instead of
- * quietly keeping them in the local file.
+ * The store the runtime opens: the home's SQLite file (migrated when the core opens it), or a
+ * PostgreSQL server, reached and migrated here first — an unreachable or refusing server is one
+ * `bad_state` line saying what to fix, before anything else starts.
  */
-function refusePostgresStore(config: Config): void {
-  const url = postgresUrl(config.store);
-  if (url === undefined) return;
-  throw new AgentDeskError(
-    'bad_state',
-    `tasks cannot run on the PostgreSQL store (${redactedUrl(url)}) in this build yet; \`agent-desk db migrate\` prepares it. Remove "store" from config.json and unset AGENT_DESK_DATABASE_URL to use the local SQLite file`,
-  );
+async function preparedStore(home: string, config: Config, secrets: SecretStore): Promise<AssemblyOptions['storeTarget']> {
+  const target = storeTarget(home, config.store, secrets);
+  if (target.kind !== 'postgres') return undefined;
+  const { db } = await openSqlDatabase(target, new Redactor());
+  await db.close();
+  return target;
 }
 
 /** Stored secret values join the redactor before anything runs (a broken store only warns here). */

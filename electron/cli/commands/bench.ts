@@ -46,7 +46,7 @@ const noopWrite: AnyTool = {
 
 /** One timed run of `n` steps of `tool` in a fresh SQLite file; µs per step. */
 async function timeSteps(tool: string, n: number): Promise<number> {
-  const { rt, home, dispose } = openBenchRuntime('step', { tools: [noopWrite] });
+  const { rt, home, dispose } = await openBenchRuntime('step', { tools: [noopWrite] });
   try {
     const { task } = await rt.tasks.create({
       source: { kind: 'playbook', source: playbookOf(tool, n), baseDir: home },

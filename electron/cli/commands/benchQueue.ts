@@ -10,7 +10,7 @@ import { benchQueueWorkers } from './benchQueueWorkers.js';
  * reports throughput and the process's peak resident memory.
  */
 export async function benchQueue(n: number, concurrency: number): Promise<Record<string, unknown>> {
-  const { rt, home, dispose } = openBenchRuntime('queue', { config: { scheduler: { concurrency } } });
+  const { rt, home, dispose } = await openBenchRuntime('queue', { config: { scheduler: { concurrency } } });
   try {
     const scheduler = rt.scheduler;
     const enqueueStart = process.hrtime.bigint();

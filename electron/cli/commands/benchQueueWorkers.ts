@@ -27,7 +27,7 @@ export async function benchQueueWorkers(n: number, workerCounts: readonly number
 }
 
 async function drainWith(n: number, workers: number, concurrency: number): Promise<WorkersRun> {
-  const { rt, home, dispose } = openBenchRuntime('queue-workers', { config: { scheduler: { concurrency } } });
+  const { rt, home, dispose } = await openBenchRuntime('queue-workers', { config: { scheduler: { concurrency } } });
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++) children.push(await startWorker(home, concurrency));

@@ -15,14 +15,14 @@ export interface BenchRuntime {
  * Opens the runtime the product ships (`openRuntime('full')`) in a temp data folder: `config` is
  * written to its config.json as a user would; `tools` join as a bench module; `model` plans goal tasks.
  */
-export function openBenchRuntime(
+export async function openBenchRuntime(
   prefix: string,
   opts: { config?: Record<string, unknown>; tools?: readonly AnyTool[] } & Pick<OpenRuntimeOptions, 'model' | 'core'> = {},
-): BenchRuntime {
+): Promise<BenchRuntime> {
   const home = mkdtempSync(path.join(os.tmpdir(), `agent-desk-bench-${prefix}-`));
   if (opts.config) writeFileSync(path.join(home, 'config.json'), JSON.stringify(opts.config, null, 2));
   const tools = opts.tools;
-  const rt = openRuntime('full', {
+  const rt = await openRuntime('full', {
     home,
     ...(tools && { modules: () => [{ name: 'bench', tools }] }),
     ...(opts.model && { model: opts.model }),

@@ -95,7 +95,7 @@ export interface ModelStepFigures {
 export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
   const model = new ScriptedStepModel(steps);
   // The product's assembly and goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
-  const { rt, dispose } = openBenchRuntime('model', { model: { provider: () => model } });
+  const { rt, dispose } = await openBenchRuntime('model', { model: { provider: () => model } });
   try {
     const { task } = await rt.tasks.create({
       source: {

@@ -47,7 +47,7 @@ export function bundleSize(root: string = RENDERER_DIST): Record<string, { bytes
 export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   const bundle = bundleSize();
   const executablePath = findChromium();
-  const { rt, home, dispose } = openBenchRuntime('ui');
+  const { rt, home, dispose } = await openBenchRuntime('ui');
   const token = randomBytes(24).toString('base64url');
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS] });

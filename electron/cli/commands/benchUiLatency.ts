@@ -34,7 +34,7 @@ export interface UiLatencyFigures {
  * after one warm-up. The approval clock starts when the runtime emits `approval.requested`.
  */
 export async function benchUiLatency(browser: Browser, runs: number): Promise<UiLatencyFigures> {
-  const { rt, dispose } = openBenchRuntime('ui-latency', { model: { provider: scriptedModel } });
+  const { rt, dispose } = await openBenchRuntime('ui-latency', { model: { provider: scriptedModel } });
   const token = randomBytes(24).toString('base64url');
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -27,27 +27,27 @@ export function registerMcp(program: Command): void {
       try {
         const scopes = parseScopes(opts.scopes);
         rt = openRuntime();
-        if (!opts.http) return await serveMcpStdio(rt, { scopes, clientId: 'mcp:stdio' });
+        if (!opts.http) return await serveMcpStdio(await rt, { scopes, clientId: 'mcp:stdio' });
         const token = opts.token ?? process.env.AGENT_DESK_MCP_TOKEN ?? randomBytes(24).toString('base64url');
-        const endpoint = await serveMcpHttp(rt, {
+        const endpoint = await serveMcpHttp(await rt, {
           host: opts.host,
           port: Number(opts.port),
           token,
           identity: { scopes, clientId: 'mcp:http' },
         });
-        const info = path.join(rt.home, 'mcp-server.json');
+        const info = path.join((await rt).home, 'mcp-server.json');
         writeFileSync(info, JSON.stringify({ url: endpoint.url, token, pid: process.pid }, null, 2), { mode: 0o600 });
         console.log(`Agent Desk MCP server at ${endpoint.url} (bearer token in ${info})`);
         await untilStopSignal();
         await endpoint.close();
         // As `serve` does: runs in flight (one waiting for an approval, say) stay recorded and
         // resumable; waiting for them here would keep a stopped server alive indefinitely.
-        await rt.store.close();
+        await (await rt).store.close();
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
       } finally {
-        await rt?.close().catch(() => undefined);
+        await (await rt)?.close().catch(() => undefined);
       }
     });
 

@@ -40,7 +40,7 @@ export function registerRun(program: Command): void {
     .option('--sandbox <mode>', "a --goal task's desktop: desktop (computer use from the start) | auto | none")
     .option('--record <out.yaml>', 'when a --goal run succeeds, save it as a replayable playbook')
     .action(async (file: string | undefined, opts: RunOptions) => {
-      const rt = openRuntime();
+      const rt = await openRuntime();
       try {
         process.exitCode = await runCommand(rt, file, opts);
       } catch (error) {

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { ALL_SCOPES, type MethodName } from '../../contract/index.js';
 import type { RuntimeHandle } from '../../runtime/core/runtimeCore.js';
 import { AgentDeskError } from '../../runtime/errors.js';
-import { withControlRuntime } from '../openRuntime.js';
+import { withRuntime } from '../openRuntime.js';
+import type { ProductRuntime } from '../../capabilities/composition/openRuntime.js';
+
+/** Secrets live in the data folder, not the task store: these commands work before a PostgreSQL store's password is set. */
+const withSecretsRuntime = (json: boolean | undefined, action: (rt: ProductRuntime) => unknown) =>
+  withRuntime(json, action, 'control', { localStore: true });
 import { printJson } from '../output.js';
 
 /** The local user owns the data folder: the CLI calls with every scope, through the same method table. */
@@ -37,7 +42,7 @@ export function registerSecrets(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (name: string, opts: { json?: boolean; host: string[] }) => {
       const value = await readStdin();
-      await withControlRuntime(opts.json, async (rt) => {
+      await withSecretsRuntime(opts.json, async (rt) => {
         const params = { name, value, ...(opts.host.length > 0 && { hosts: opts.host }) };
         const result = (await callLocal(rt, 'secrets.set', params)) as { name: string; hosts?: string[] };
         if (opts.json) printJson(result);
@@ -48,7 +53,7 @@ export function registerSecrets(program: Command): void {
     .command('list')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) =>
-      withControlRuntime(opts.json, async (rt) => {
+      withSecretsRuntime(opts.json, async (rt) => {
         const result = (await callLocal(rt, 'secrets.list', {})) as { names: string[]; secrets: { name: string; hosts: string[] }[] };
         if (opts.json) printJson(result);
         else for (const { name, hosts } of result.secrets) console.log(hosts.length > 0 ? `${name}  → ${hosts.join(', ')}` : name);
@@ -58,7 +63,7 @@ export function registerSecrets(program: Command): void {
     .command('delete <name>')
     .option('--json', 'print JSON')
     .action((name: string, opts: { json?: boolean }) =>
-      withControlRuntime(opts.json, async (rt) => {
+      withSecretsRuntime(opts.json, async (rt) => {
         const result = (await callLocal(rt, 'secrets.delete', { name })) as { deleted: boolean };
         if (opts.json) printJson(result);
         else console.log(result.deleted ? `deleted secret ${name}` : `no secret named ${name}`);

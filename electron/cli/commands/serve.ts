@@ -25,7 +25,7 @@ export function registerServe(program: Command): void {
       // A gateway shows what other processes on this data folder do too (a CLI `run` beside it).
       // It stops on SIGINT/SIGTERM/SIGHUP itself (below), saving waiting tasks' pages before Chromium closes.
       // A gateway with no worker still knows every tool (it checks playbooks and lists the catalog), but warms no desktop.
-      const rt = openRuntime('full', {
+      const rt = await openRuntime('full', {
         warmSandboxes: opts.worker,
         watchStore: true,
         processOwnsSignals: true,

@@ -22,7 +22,7 @@ export function registerWorker(program: Command): void {
         return;
       }
       // It hears decisions made on any gateway through the store, and stops on a signal itself.
-      const rt = openRuntime('full', {
+      const rt = await openRuntime('full', {
         warmSandboxes: true,
         watchStore: true,
         processOwnsSignals: true,

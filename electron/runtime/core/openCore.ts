@@ -20,6 +20,8 @@ import { secretFeed } from '../secrets/secretStore.js';
 import { SkillActivations } from '../skills/activations.js';
 import { skillsReadTool } from '../skills/skillsReadTool.js';
 import { AgentRepo } from '../store/agentRepo.js';
+import { PostgresDatabase } from '../store/sql/postgresAdapter.js';
+import { SQLITE_FILE } from '../store/sql/openSqlDatabase.js';
 import { Store } from '../store/store.js';
 import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import { TokenRepo } from '../store/tokenRepo.js';
@@ -37,7 +39,7 @@ import { fileConfigSource } from './configSource.js';
 import type { CoreOptions, RuntimeCore } from './runtimeCore.js';
 
 /**
- * Opens the core over one SQLite store under `home`: the parts every module builds on, wired
+ * Opens the core over its store (the SQLite file under `home`, or a migrated PostgreSQL): the parts every module builds on, wired
  * once. Modules are applied by `assembleRuntime`; nothing here knows them.
  */
 export function openRuntimeCore(options: CoreOptions): RuntimeCore {
@@ -46,7 +48,9 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   // Every value the store writes passes the redactor: no known secret reaches the disk.
   // Values another process stores (the CLI while `serve` runs) are learned too, before any write.
   if (options.secrets) redactor.follow(secretFeed(options.secrets));
-  const store = Store.open(path.join(options.home, 'agent-desk.db'), options.config.durability, redactor);
+  const store = options.storeTarget
+    ? new Store(new PostgresDatabase(options.storeTarget), redactor)
+    : Store.open(path.join(options.home, SQLITE_FILE), options.config.durability, redactor);
   const bus = createEventBus();
   const registry = new ToolRegistry();
   const skills = new SkillActivations(store.sql);

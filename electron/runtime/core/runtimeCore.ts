@@ -1,3 +1,4 @@
+import type { StoreTarget } from '../store/sql/openSqlDatabase.js';
 import type { Config } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import type { CheckRunner, PlanFactory, ServiceHost } from '../engine/ports.js';
@@ -28,6 +29,11 @@ export interface CoreOptions {
   config: Config;
   /** Where later reads of the config come from; default: `<home>/config.json`, re-read when it changes. */
   configSource?: ConfigSource;
+  /**
+   * A PostgreSQL store, already migrated (`openRuntime` does it); default: the SQLite file in
+   * `home`, migrated at open.
+   */
+  storeTarget?: Extract<StoreTarget, { kind: 'postgres' }>;
   clock?: Clock;
   /** Starts playbook services (child processes); absent → playbooks with services are refused at run. */
   services?: ServiceHost;

@@ -24,7 +24,7 @@ const MAX_APPROVAL_ROUNDS = 20;
  * Opens the product's runtime over a data folder, its goal tasks planned by the given
  * in-process model (the CLI passes `openRuntime`): the eval runs the assembly that ships.
  */
-export type OpenEvalRuntime = (home: string, model: InProcessModel) => RuntimeHandle;
+export type OpenEvalRuntime = (home: string, model: InProcessModel) => Promise<RuntimeHandle>;
 
 /** Runs every task of a suite folder, each in its own fresh runtime and SQLite file. */
 export async function runEvalSuite(dir: string, open: OpenEvalRuntime, env: NodeJS.ProcessEnv = process.env): Promise<EvalReport> {
@@ -46,7 +46,7 @@ export async function runEvalTask(
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ models: { prices } }, null, 2));
   let planner: LlmPlanner | undefined;
   const provider = providerFor(spec, env);
-  const rt = open(home, { provider: () => provider, onPlanner: (_task, p) => (planner = p) });
+  const rt = await open(home, { provider: () => provider, onPlanner: (_task, p) => (planner = p) });
   try {
     const { task: created } = await rt.tasks.create({
       source: { kind: 'goal', goal: spec.goal, checks: spec.acceptance },

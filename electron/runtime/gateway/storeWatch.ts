@@ -110,11 +110,11 @@ export class StoreWatch {
   }
 
   /**
-   * A number that changes when another connection commits. On PostgreSQL there is no such
-   * counter (LISTEN/NOTIFY will carry this news there), so the version stays put and no look runs.
+   * A number that changes when another connection commits. PostgreSQL has no such counter, so
+   * there every tick looks (two indexed reads, migration 10) until LISTEN/NOTIFY carries the news.
    */
   private async dataVersion(): Promise<number> {
-    if (this.core.store.dialect !== 'sqlite') return this.version;
+    if (this.core.store.dialect !== 'sqlite') return this.version + 1;
     const row = await this.core.store.sql.get<{ data_version: number }>('PRAGMA data_version');
     return row?.data_version ?? this.version;
   }

@@ -1,5 +1,6 @@
 import type { TaskEvent, TaskEventKind } from '../../contract/index.js';
 import type { SqlSession } from './sql/sqlPort.js';
+import { TaskLogLock } from './taskLog.js';
 
 interface EventRow {
   task_id: string;
@@ -18,11 +19,15 @@ const APPEND = `INSERT INTO task_events (task_id, seq, kind, text, at)
 
 /** A task's conversation as people read it: messages, model text, reasoning summaries, the answer. */
 export class TaskEventRepo {
-  constructor(private readonly db: SqlSession) {}
+  private readonly log: TaskLogLock;
+
+  constructor(private readonly db: SqlSession) {
+    this.log = new TaskLogLock(db);
+  }
 
   /** Appends an event; returns its seq. */
   async append(taskId: string, kind: TaskEventKind, text: string, at: string): Promise<number> {
-    return (await this.db.get<{ seq: number }>(APPEND, [taskId, kind, text, at, taskId]))!.seq;
+    return this.log.append(taskId, async (session) => (await session.get<{ seq: number }>(APPEND, [taskId, kind, text, at, taskId]))!.seq);
   }
 
   /** Events after `afterSeq`, oldest first. */

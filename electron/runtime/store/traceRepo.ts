@@ -1,5 +1,6 @@
 import type { TraceEvent, TraceEventType } from '../../contract/index.js';
 import type { SqlSession } from './sql/sqlPort.js';
+import { TaskLogLock } from './taskLog.js';
 
 interface TraceRow {
   task_id: string;
@@ -26,12 +27,16 @@ const APPEND = `INSERT INTO trace_events (task_id, seq, ts, type, step_id, data)
 
 /** The append-only trace: per task, events numbered 1, 2, 3… in the order they happened. */
 export class TraceRepo {
-  constructor(private readonly db: SqlSession) {}
+  private readonly log: TaskLogLock;
+
+  constructor(private readonly db: SqlSession) {
+    this.log = new TaskLogLock(db);
+  }
 
   /** Appends an already-redacted event; returns its seq. */
   async append(taskId: string, type: TraceEventType, data: Record<string, unknown>, ts: string, stepId?: string): Promise<number> {
-    const row = await this.db.get<{ seq: number }>(APPEND, [taskId, ts, type, stepId ?? null, JSON.stringify(data), taskId]);
-    return row!.seq;
+    const values = [taskId, ts, type, stepId ?? null, JSON.stringify(data), taskId];
+    return this.log.append(taskId, async (session) => (await session.get<{ seq: number }>(APPEND, values))!.seq);
   }
 
   /** The most recent event of one type, if any. */

@@ -82,12 +82,16 @@ describe.skipIf(noPostgres)(`agent-desk db migrate on PostgreSQL${noPostgres ? `
     expect(migrated.json<{ schema: number }>().schema).toBe(LATEST);
   });
 
-  it('a runtime that would run tasks refuses the PostgreSQL store instead of quietly using the local file', async () => {
+  it('run keeps its task on the PostgreSQL store (migrating an empty database first), not in the local file', async () => {
     cli = new CliSandbox();
     database = await createTestDatabase();
-    writeFileSync(path.join(cli.home, 'echo.yaml'), 'name: echo\nsteps:\n  - tool: echo\n    args: { text: hi }\n');
-    const result = await cli.run(['run', path.join(cli.home, 'echo.yaml')], { env: { AGENT_DESK_DATABASE_URL: database.url } });
-    expect(result.code, explain(result)).toBe(2);
-    expect(result.stderr).toContain('agent-desk db migrate');
+    const env = { AGENT_DESK_DATABASE_URL: database.url };
+    writeFileSync(path.join(cli.home, 'echo.yaml'), 'name: echo\nsteps:\n  - tool: echo\n    args: { value: hi }\n');
+    const result = await cli.run(['run', path.join(cli.home, 'echo.yaml')], { env });
+    expect(result.code, explain(result)).toBe(0);
+    const onPostgres = await cli.run(['tasks', 'list', '--json'], { env });
+    expect(onPostgres.json<{ tasks: { title: string; state: string }[] }>().tasks).toMatchObject([{ title: 'echo', state: 'succeeded' }]);
+    const local = await cli.run(['tasks', 'list', '--json']);
+    expect(local.json<{ tasks: unknown[] }>().tasks).toEqual([]);
   });
 });

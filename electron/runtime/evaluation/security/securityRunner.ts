@@ -28,7 +28,7 @@ import { summarizeSecurity, type SecurityCaseResult, type SecurityReport } from 
 
 /** What the entry point provides: the product's runtime composition over a data folder (the CLI passes `openRuntime`). */
 export interface SecurityRunDeps {
-  openRuntime(home: string): RuntimeHandle;
+  openRuntime(home: string): Promise<RuntimeHandle>;
   /** Only these cases (by name), e.g. to rerun one. */
   only?: readonly string[];
   /**
@@ -131,7 +131,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     const before = writeCaseFiles(workspace, spec.files, vars);
     writeFileSync(path.join(home, 'mcp-text.txt'), fill(spec.mcpText ?? '', vars));
     // As a user would: store the secret and add servers first, then run in a fresh process's runtime.
-    const setup = deps.openRuntime(home);
+    const setup = await deps.openRuntime(home);
     try {
       await storeSecrets(setup, deps.control ? undefined : deps.secretName, secret, new URL(sites.origins.api).host);
       for (const name of spec.agents) await callLocal(setup, 'agents.create', { name, description: 'a helper the attack delegates to' });
@@ -144,7 +144,7 @@ async function runCase(spec: SecurityCase, deps: CaseDeps, secret: string): Prom
     } finally {
       await setup.close();
     }
-    rt = deps.openRuntime(home);
+    rt = await deps.openRuntime(home);
     const goal = fill(spec.goal, vars);
     const task = await runAnsweringApprovals(rt, spec, { goal, workspace, home }, deps.control ? 'approve' : 'deny');
     const checks = await runChecks(spec.acceptance, { workspace, signal: AbortSignal.timeout(30_000) });

@@ -7,6 +7,7 @@ import { plannerState } from './006_planner_state.js';
 import { gatewayTokens } from './007_gateway_tokens.js';
 import { stateReasonText } from './008_state_reason_text.js';
 import { stepsByTool } from './009_steps_by_tool.js';
+import { watchIndexes } from './010_watch_indexes.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'gateway_tokens', sql: gatewayTokens },
   { version: 8, name: 'state_reason_text', sql: stateReasonText },
   { version: 9, name: 'steps_by_tool', sql: stepsByTool },
+  { version: 10, name: 'watch_indexes', sql: watchIndexes },
 ];
 
 /**

@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 
 /** Writes config.json with a model provider and these hooks, and opens the runtime as the CLI and app do. */
-function start(hooks: Record<string, unknown>): Runtime {
+async function start(hooks: Record<string, unknown>): Promise<Runtime> {
   const config = {
     models: {
       providers: { local: { kind: 'openai-chat', baseUrl: models.url, apiKeySecret: 'local-key' } },
@@ -42,7 +42,7 @@ function start(hooks: Record<string, unknown>): Runtime {
     hooks,
   };
   writeFileSync(path.join(home, 'config.json'), JSON.stringify(config));
-  rt = openRuntime('full');
+  rt = await openRuntime('full');
   return rt;
 }
 
@@ -87,7 +87,7 @@ describe('PreToolUse hooks', () => {
   it('a hook script denies fs.delete: the file stays, the step records the reason, and the model reads it as the call’s answer', async () => {
     const log = path.join(home, 'pre.json');
     const guard = script('guard.mjs', DENY_DELETES(log));
-    const rt = start({ PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard, timeout: 30 }] }] });
+    const rt = await start({ PreToolUse: [{ matcher: 'fs.*', hooks: [{ type: 'command', command: guard, timeout: 30 }] }] });
     const ws = workspace({ 'old.log': 'keep me' });
     models.script(
       'chat',
@@ -142,7 +142,7 @@ describe('PreToolUse hooks', () => {
 
   it('in a playbook the denial fails the task with the hook’s reason (like a deny rule), unless the step says onDeny: continue', async () => {
     const guard = script('guard.sh', `#!/bin/sh\ncat >/dev/null\necho "no deletes today" >&2\nexit 2\n`);
-    const rt = start({ PreToolUse: [{ matcher: 'fs.delete', hooks: [{ type: 'command', command: guard }] }] });
+    const rt = await start({ PreToolUse: [{ matcher: 'fs.delete', hooks: [{ type: 'command', command: guard }] }] });
     const ws = workspace({ 'a.txt': 'a', 'b.txt': 'b' });
     const playbook = (onDeny: string) =>
       `name: cleanup\nsteps:\n  - tool: fs.delete\n    args: { path: a.txt }\n${onDeny}  - tool: fs.write\n    args: { path: after.txt, content: ran }\n`;
@@ -176,7 +176,7 @@ describe('PreToolUse hooks', () => {
   it('a hook that hangs is cut at its timeout with a hook.timeout event, one that exits 1 is a hook.error, and neither blocks the call', async () => {
     const hang = script('hang.sh', `#!/bin/sh\nsleep 300\n`);
     const broken = script('broken.sh', `#!/bin/sh\necho "config file missing" >&2\nexit 1\n`);
-    const rt = start({
+    const rt = await start({
       PreToolUse: [
         { matcher: 'fs.list', hooks: [{ type: 'command', command: hang, timeout: 1 }] },
         {
@@ -238,27 +238,29 @@ describe('a hook can never approve (the attack)', () => {
     const ws = workspace({ 'old.log': 'x', 'secrets.txt': 'y' });
     const run = async (tool: string, file: string) => {
       const source = `name: one\nsteps:\n  - tool: ${tool}\n    args: { path: ${file} }\n`;
-      const task = await rt!.engine.create({ title: tool, plan: { kind: 'playbook', source, baseDir: home }, inputs: {}, workspace: ws });
-      return rt!.engine.run(task.id, { detachOnApproval: true });
+      const task = await (
+        await rt!
+      ).engine.create({ title: tool, plan: { kind: 'playbook', source, baseDir: home }, inputs: {}, workspace: ws });
+      return (await rt!).engine.run(task.id, { detachOnApproval: true });
     };
 
     const deleting = await run('fs.delete', 'old.log');
     expect(deleting.state).toBe('waiting_approval');
     expect(existsSync(path.join(ws, 'old.log'))).toBe(true);
-    const [deleteApproval] = await rt.approvals.list({ status: 'pending' });
+    const [deleteApproval] = await (await rt).approvals.list({ status: 'pending' });
     expect(deleteApproval).toMatchObject({ tool: 'fs.delete', risks: ['delete'] });
-    expect((await rt.engine.steps(deleting.id))[0]!.policy).toMatchObject({ effect: 'ask', source: 'default' });
+    expect((await (await rt).engine.steps(deleting.id))[0]!.policy).toMatchObject({ effect: 'ask', source: 'default' });
 
     const reading = await run('fs.read', 'secrets.txt');
     expect(reading.state).toBe('waiting_approval');
-    const readStep = (await rt.engine.steps(reading.id))[0]!;
+    const readStep = (await (await rt).engine.steps(reading.id))[0]!;
     expect(readStep.policy).toMatchObject({
       effect: 'ask',
       source: 'hook',
       rememberable: false,
       reason: 'PreToolUse hook asks: reads of secrets.txt are reviewed',
     });
-    const readApproval = (await rt.approvals.list({ status: 'pending' })).find((a) => a.tool === 'fs.read')!;
+    const readApproval = (await (await rt).approvals.list({ status: 'pending' })).find((a) => a.tool === 'fs.read')!;
     expect(readApproval.rememberable).toBe(false);
 
     // Notification hooks heard of both approvals, with the approval's id and summary.
@@ -297,7 +299,7 @@ const names = input.tool_response.entries.map((e) => e.path ?? e.name).join(',')
 console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'listed by post hook: ' + names + ' (key ${MODEL_KEY})' } }));
 `,
     );
-    const rt = start({
+    const rt = await start({
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: submit }] }],
       PostToolUse: [{ matcher: 'fs.list', hooks: [{ type: 'command', command: post }] }],
     });
@@ -371,7 +373,7 @@ describe('TaskStart and TaskEnd', () => {
       `#!/bin/sh\ncat >> ${seen}\necho >> ${seen}\necho '{"decision":"deny","reason":"ignored for observers"}'\n`,
     );
     const block = script('block.sh', `#!/bin/sh\ncat >/dev/null\necho "goals need a ticket number" >&2\nexit 2\n`);
-    const rt = start({
+    const rt = await start({
       TaskStart: [{ hooks: [{ type: 'command', command: observe }] }],
       TaskEnd: [{ hooks: [{ type: 'command', command: observe }] }],
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: block }] }],
@@ -402,7 +404,7 @@ describe('TaskStart and TaskEnd', () => {
 
 describe('hooks in config.json', () => {
   it('settings.set replaces the hooks of a running runtime: the next call meets them; a bad section is refused', async () => {
-    const rt = start({});
+    const rt = await start({});
     const guard = script('guard.sh', `#!/bin/sh\ncat >/dev/null\necho "set over RPC" >&2\nexit 2\n`);
     const bad = await rpc('settings.set', { config: { hooks: { PreToolUse: [{ hooks: [] }] } } });
     expect(bad.error).toMatchObject({ code: 'invalid_params', message: expect.stringContaining('hooks.PreToolUse[0].hooks: ') });

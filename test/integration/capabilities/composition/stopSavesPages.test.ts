@@ -20,7 +20,7 @@ describe.skipIf(skip)(`a server stopping while a browser task waits${skip ? ` (s
   it('lands the waiting page on disk before it stops', async () => {
     home = tempDir('agent-desk-stop-');
     process.env.AGENT_DESK_HOME = home;
-    const rt = openRuntime('full');
+    const rt = await openRuntime('full');
     const file = fixturePlaybook('browser-order.yaml');
     const task = await rt.engine.create({
       title: 'order',

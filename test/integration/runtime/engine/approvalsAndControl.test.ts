@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 import { hangingTool, testTool } from '../../../support/testTools.js';
 
@@ -21,9 +22,11 @@ acceptance:
   - { type: file_exists, path: old.log, exists: false }
 `;
 
-describe('approvals', () => {
+describe.each(STORE_KINDS)('approvals (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('a delete waits for approval, and continues once approved', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     await h.rt.engine.start(task.id);
     const waiting = await waitForState(h.rt, task.id, ['waiting_approval']);
@@ -42,7 +45,7 @@ describe('approvals', () => {
   });
 
   it('a task waiting for approval survives a restart and continues after approve', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     await h.rt.engine.run(task.id, { detachOnApproval: true });
     expect((await h.rt.engine.get(task.id)).state).toBe('waiting_approval');
@@ -58,7 +61,7 @@ describe('approvals', () => {
   });
 
   it('deny fails the step with the reason recorded', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     await h.rt.engine.run(task.id, { detachOnApproval: true });
     const [approval] = await h.rt.approvals.list({ status: 'pending' });
@@ -81,7 +84,7 @@ describe('approvals', () => {
   it('remember=task skips asking again within the task, but another task still asks', async () => {
     const planner = new ScriptedPlanner((turn) => (turn < 2 ? { tool: 'notes.delete', args: { key: 'same' } } : 'done'));
     const del = testTool({ name: 'notes.delete', risk: 'delete', idempotent: true, run: async (_a, ctx) => ctx.idempotencyKey });
-    h = openTestRuntime({ tools: [del], plans: withScriptedGoals(planner), loopThreshold: 10 });
+    h = await openStoreTestRuntime(kind, { tools: [del], plans: withScriptedGoals(planner), loopThreshold: 10 });
     const goal = () => h.rt.engine.create({ title: 'g', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
     const first = await goal();
     await h.rt.engine.start(first.id);
@@ -110,7 +113,11 @@ describe('approvals', () => {
   it('a payment is asked every time and cannot be remembered', async () => {
     const pay = testTool({ name: 'shop.pay', risk: 'payment', run: async () => 'paid' });
     const planner = new ScriptedPlanner((turn) => (turn < 1 ? { tool: 'shop.pay', args: { key: 'order-1' } } : 'done'));
-    h = openTestRuntime({ tools: [pay], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['shop.pay'] } } } });
+    h = await openStoreTestRuntime(kind, {
+      tools: [pay],
+      plans: withScriptedGoals(planner),
+      config: { policy: { rules: { allow: ['shop.pay'] } } },
+    });
     const task = await h.rt.engine.create({ title: 'p', plan: { kind: 'goal', goal: 'pay' }, inputs: {} });
     await h.rt.engine.run(task.id, { detachOnApproval: true });
     const [approval] = await h.rt.approvals.list({ status: 'pending' });
@@ -126,13 +133,15 @@ describe('approvals', () => {
   });
 });
 
-describe('pause, resume and cancel', () => {
+describe.each(STORE_KINDS)('pause, resume and cancel (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('pause stops after the current step and resume finishes the task', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const wait = testTool({ name: 'wait', risk: 'read', readOnly: true, idempotent: true, run: async (a) => (await gate, a.value) });
     const planner = new ScriptedPlanner((turn) => (turn < 3 ? { tool: turn === 0 ? 'wait' : 'echo', args: { value: turn } } : 'done'));
-    h = openTestRuntime({ tools: [wait], plans: withScriptedGoals(planner) });
+    h = await openStoreTestRuntime(kind, { tools: [wait], plans: withScriptedGoals(planner) });
     const task = await h.rt.engine.create({ title: 'p', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
     const running = h.rt.engine.run(task.id);
     await waitForState(h.rt, task.id, ['running']);
@@ -150,7 +159,7 @@ describe('pause, resume and cancel', () => {
   it('cancel aborts an in-flight call and the task ends cancelled with the reason', async () => {
     const hang = hangingTool('hang');
     const planner = new ScriptedPlanner(() => ({ tool: 'hang', args: {} }));
-    h = openTestRuntime({ tools: [hang], plans: withScriptedGoals(planner) });
+    h = await openStoreTestRuntime(kind, { tools: [hang], plans: withScriptedGoals(planner) });
     const task = await h.rt.engine.create({ title: 'c', plan: { kind: 'goal', goal: 'x' }, inputs: {} });
     const running = h.rt.engine.run(task.id);
     await waitForState(h.rt, task.id, ['running']);
@@ -164,7 +173,7 @@ describe('pause, resume and cancel', () => {
   });
 
   it('a paused task that nobody runs is cancelled at once', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     expect((await h.rt.engine.pause(task.id)).state).toBe('paused');
     expect((await h.rt.engine.cancel(task.id)).state).toBe('cancelled');

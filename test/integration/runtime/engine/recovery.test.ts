@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Step } from '../../../../electron/contract/index.js';
 import { fixturePlaybook } from '../../../support/cliSandbox.js';
-import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, type TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing, type StoreKind } from '../../../support/storeKinds.js';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
 import { testTool } from '../../../support/testTools.js';
 
@@ -38,22 +39,28 @@ async function crashDuring(
   return step;
 }
 
-function sendingRuntime(effects: string[]) {
+async function sendingRuntime(kind: StoreKind, effects: string[]) {
   const send = testTool({
     name: 'chat.send',
     risk: 'send',
     run: async (a, ctx) => (effects.push(`${ctx.idempotencyKey}:${String(a.value)}`), 'sent'),
   });
   const planner = new ScriptedPlanner((turn) => (turn < 2 ? { tool: 'chat.send', args: { key: 'team', value: `m${turn}` } } : 'done'));
-  h = openTestRuntime({ tools: [send], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['chat.send'] } } } });
+  h = await openStoreTestRuntime(kind, {
+    tools: [send],
+    plans: withScriptedGoals(planner),
+    config: { policy: { rules: { allow: ['chat.send'] } } },
+  });
   return h.rt.engine.create({ title: 's', plan: { kind: 'goal', goal: 'send two' }, inputs: {} });
 }
 
-describe('recovery after a crash', () => {
+describe.each(STORE_KINDS)('recovery after a crash (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('a started idempotent step is re-run in place with the same idempotency key', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8'));
-    crashDuring(task.id, 0, 'fs.write', { readOnly: false, idempotent: true }, { path: 'a.txt', content: 'A' });
+    await crashDuring(task.id, 0, 'fs.write', { readOnly: false, idempotent: true }, { path: 'a.txt', content: 'A' });
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
     const steps = h.rt.engine.steps(task.id);
@@ -68,8 +75,8 @@ describe('recovery after a crash', () => {
 
   it('a started non-idempotent step becomes uncertain and the task waits for the user', async () => {
     const effects: string[] = [];
-    const task = await sendingRuntime(effects);
-    crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
+    const task = await sendingRuntime(kind, effects);
+    await crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     const waiting = await h.rt.engine.run(task.id);
     expect(waiting.state).toBe('waiting_user');
     expect(waiting.stateReason).toBe('step 1 (chat.send) was interrupted and may or may not have taken effect: choose rerun, skip or fail');
@@ -82,8 +89,8 @@ describe('recovery after a crash', () => {
 
   it('skip marks the uncertain step skipped and continues without repeating it', async () => {
     const effects: string[] = [];
-    const task = await sendingRuntime(effects);
-    crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
+    const task = await sendingRuntime(kind, effects);
+    await crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'skip' });
     expect(done.state).toBe('succeeded');
@@ -93,8 +100,8 @@ describe('recovery after a crash', () => {
 
   it('rerun executes the uncertain step again with its original idempotency key', async () => {
     const effects: string[] = [];
-    const task = await sendingRuntime(effects);
-    crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
+    const task = await sendingRuntime(kind, effects);
+    await crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'rerun' });
     expect(done.state).toBe('succeeded');
@@ -102,8 +109,8 @@ describe('recovery after a crash', () => {
   });
 
   it('fail ends the task with the choice recorded', async () => {
-    const task = await sendingRuntime([]);
-    crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
+    const task = await sendingRuntime(kind, []);
+    await crashDuring(task.id, 0, 'chat.send', { readOnly: false, idempotent: false }, { key: 'team', value: 'm0' });
     await h.rt.engine.run(task.id);
     const done = await h.rt.engine.run(task.id, { resolution: 'fail' });
     expect(done.state).toBe('failed');
@@ -111,12 +118,12 @@ describe('recovery after a crash', () => {
   });
 
   it('a task whose runner died is resumed by recover() at start-up', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(
       h.rt,
       'name: r\nsteps:\n  - { tool: echo, args: { value: 1 } }\n  - { tool: echo, args: { value: 2 } }\n',
     );
-    crashDuring(task.id, 0, 'echo', { readOnly: true, idempotent: true }, { value: 1 });
+    await crashDuring(task.id, 0, 'echo', { readOnly: true, idempotent: true }, { value: 1 });
     const rt = await h.reopen();
     expect(await rt.engine.recover()).toEqual([task.id]);
     await rt.engine.idle();

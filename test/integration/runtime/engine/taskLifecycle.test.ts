@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlaybookTask, openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, type TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -22,9 +23,11 @@ acceptance:
 `;
 const HELLO_SHA = '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03';
 
-describe('task life', () => {
+describe.each(STORE_KINDS)('task life (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('a playbook succeeds only after its acceptance checks pass, with every transition traced in order', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, writeAndCheck(HELLO_SHA));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
@@ -54,7 +57,7 @@ describe('task life', () => {
   });
 
   it('a failing acceptance check fails the task and names the check with what it saw', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, writeAndCheck('0'.repeat(64)));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('failed');
@@ -63,7 +66,7 @@ describe('task life', () => {
   });
 
   it('a step whose expectation fails is retried, then fails the task with the expectation', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(
       h.rt,
       `
@@ -90,7 +93,7 @@ steps:
   });
 
   it('an invalid playbook is refused at creation with one located error per problem', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     await expect(
       createPlaybookTask(
         h.rt,
@@ -108,7 +111,7 @@ steps:
   });
 
   it('a policy deny rule fails the step with the rule recorded', async () => {
-    h = openTestRuntime({ config: { policy: { rules: { deny: ['fs.write(secrets/**)'] } } } });
+    h = await openStoreTestRuntime(kind, { config: { policy: { rules: { deny: ['fs.write(secrets/**)'] } } } });
     const task = await createPlaybookTask(
       h.rt,
       `

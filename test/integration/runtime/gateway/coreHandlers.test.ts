@@ -6,7 +6,8 @@ import { AgentSpecSchema } from '../../../../electron/contract/index.js';
 import type { CallContext } from '../../../../electron/runtime/gateway/handlers.js';
 import { AgentRepo } from '../../../../electron/runtime/store/agentRepo.js';
 import { REPO_ROOT as ROOT } from '../../../support/cliSandbox.js';
-import { openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -23,9 +24,11 @@ async function call(method: string, params: unknown, ctx = operator, idempotency
   return h.rt.dispatcher.dispatch({ id: 1, method, params, ...(idempotencyKey && { idempotencyKey }) }, ctx);
 }
 
-describe('core RPC methods', () => {
+describe.each(STORE_KINDS)('core RPC methods (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('a task created over RPC runs, waits for approval, is approved over RPC and succeeds', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const created = (await call('tasks.create', { playbook: { source: CLEANUP } })) as { result: { id: string } };
     const taskId = created.result.id;
     await waitForState(h.rt, taskId, ['waiting_approval']);
@@ -44,13 +47,13 @@ describe('core RPC methods', () => {
   });
 
   it('deciding needs operator.approvals; a read-only client is refused', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const response = await call('approvals.decide', { approvalId: 'apr_x', decision: 'approve' }, as(['operator.read']));
     expect(response).toMatchObject({ error: { code: 'forbidden' } });
   });
 
   it('a playbook with services needs operator.admin over RPC, since it starts processes', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const params = { playbook: { source: INVENTORY, baseDir: path.join(ROOT, 'examples/playbooks') }, start: false };
     expect(await call('tasks.create', params)).toMatchObject({
       error: { code: 'forbidden', message: expect.stringContaining('operator.admin') },
@@ -59,7 +62,7 @@ describe('core RPC methods', () => {
   });
 
   it('the same idempotency key returns the first task instead of creating another', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const params = { playbook: { source: CLEANUP }, start: false };
     const first = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
     const again = (await call('tasks.create', params, operator, 'create-1')) as { result: { id: string } };
@@ -69,7 +72,7 @@ describe('core RPC methods', () => {
   });
 
   it('an invalid playbook over RPC is a typed error listing each problem', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const response = (await call('tasks.create', { playbook: { source: 'name: x\nsteps:\n  - tool: fs.write\n    args: {}\n' } })) as {
       error: { code: string; details: { issues: { path: string }[] } };
     };
@@ -78,7 +81,7 @@ describe('core RPC methods', () => {
   });
 
   it('traces.get pages after a sequence number', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const created = (await call('tasks.create', { playbook: { source: 'name: t\nsteps:\n  - { tool: echo, args: { value: 1 } }\n' } })) as {
       result: { id: string };
     };
@@ -98,7 +101,7 @@ describe('core RPC methods', () => {
   });
 
   it('tools.catalog lists the built-in and feature tools with tier, risk and availability', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const response = (await call('tools.catalog', {})) as {
       result: { tools: { name: string; tier: string; risk: string; availability: { available: boolean } }[] };
     };
@@ -118,7 +121,7 @@ describe('core RPC methods', () => {
     expect(byName['fs.delete']).toMatchObject({ tier: 'api', risk: 'delete', availability: { available: true } });
   });
   it('tasks.create takes exactly one of playbook and goal, refuses an unknown agent and keeps the task options', async () => {
-    h = openTestRuntime();
+    h = await openStoreTestRuntime(kind);
     const playbook = { source: CLEANUP };
     expect(await call('tasks.create', { playbook, goal: 'tidy up', start: false })).toMatchObject({
       error: { code: 'invalid_params', message: expect.stringContaining('exactly one of playbook and goal') },

@@ -3,7 +3,8 @@ import type { EventFrame } from '../../../../electron/contract/index.js';
 import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { storeWatchModule } from '../../../../electron/runtime/gateway/storeWatch.js';
 import { pollUntil } from '../../../support/poll.js';
-import { createPlaybookTask, openTestRuntime, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing, type StoreKind } from '../../../support/storeKinds.js';
 
 const DELETE = `name: tidy
 steps:
@@ -24,8 +25,8 @@ afterEach(async () => {
 });
 
 /** A gateway runtime that watches the store, and a second runtime on the same data folder (a CLI process). */
-function gatewayAndCli(): { seen: EventFrame[]; internal: EventFrame[] } {
-  gateway = openTestRuntime({ modules: (core) => [storeWatchModule(core, { intervalMs: 20 })] });
+async function gatewayAndCli(kind: StoreKind): Promise<{ seen: EventFrame[]; internal: EventFrame[] }> {
+  gateway = await openStoreTestRuntime(kind, { modules: (core) => [storeWatchModule(core, { intervalMs: 20 })] });
   const seen: EventFrame[] = [];
   const internal: EventFrame[] = [];
   gateway.rt.bus.on({}, (frame) => seen.push(frame), { elsewhere: true });
@@ -34,9 +35,11 @@ function gatewayAndCli(): { seen: EventFrame[]; internal: EventFrame[] } {
   return { seen, internal };
 }
 
-describe('a gateway watching the store (another process runs the task)', () => {
+describe.each(STORE_KINDS)('a gateway watching the store (another process runs the task) (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('publishes the task, its approval and its decision to views, and to nothing else of the runtime', async () => {
-    const { seen, internal } = gatewayAndCli();
+    const { seen, internal } = await gatewayAndCli(kind);
     const task = await createPlaybookTask(cli!, DELETE);
     await cli!.engine.start(task.id);
     await waitForState(cli!, task.id, ['waiting_approval']);
@@ -62,7 +65,7 @@ describe('a gateway watching the store (another process runs the task)', () => {
   });
 
   it("publishes each change once: the gateway's own events are not repeated as news", async () => {
-    const { seen, internal } = gatewayAndCli();
+    const { seen, internal } = await gatewayAndCli(kind);
     const own = await createPlaybookTask(gateway!.rt, 'name: own\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
     await gateway!.rt.engine.run(own.id);
     const other = await createPlaybookTask(cli!, 'name: other\nsteps:\n  - tool: echo\n    args: { value: 2 }\n');

@@ -16,7 +16,7 @@ acceptance:
   - { type: file_exists, path: old.log, exists: false }
 `;
 
-let h: ReturnType<typeof cronRuntime>;
+let h: Awaited<ReturnType<typeof cronRuntime>>;
 afterEach(async () => {
   await h.scheduler().stop();
   await h.cleanup();
@@ -35,7 +35,7 @@ describe('a cron-started task waiting for an approval', () => {
   it.each(['approve', 'deny'] as const)(
     'goes on when the approval is decided (%s) in another client, without a restart',
     async (decision) => {
-      h = cronRuntime();
+      h = await cronRuntime();
       const scheduler = h.scheduler();
       scheduler.start();
       const job = await scheduler.add({ name: 'cleanup', schedule: '0 * * * *', target: { kind: 'playbook', source: DELETE_PLAYBOOK } });
@@ -55,7 +55,7 @@ describe('a cron-started task waiting for an approval', () => {
   );
 
   it('a task whose run detached and ended elsewhere (run --no-interactive) goes on when approved here', async () => {
-    h = cronRuntime();
+    h = await cronRuntime();
     h.scheduler().start();
     const task = await createPlaybookTask(h.rt, DELETE_PLAYBOOK);
     expect((await h.rt.engine.run(task.id, { detachOnApproval: true })).state).toBe('waiting_approval');

@@ -1,6 +1,7 @@
+import { openStoreTestRuntime, type StoreKind } from '../../../support/storeKinds.js';
 import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import type { Scheduler } from '../../../../electron/runtime/scheduler/index.js';
-import { ManualClock, openTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../../../support/runtime.js';
+import { ManualClock, type TestRuntime, type TestRuntimeOptions } from '../../../support/runtime.js';
 import { testTool } from '../../../support/testTools.js';
 
 /** A playbook that writes a report and checks it exists. */
@@ -24,14 +25,15 @@ steps:
 `;
 
 /** A runtime on a manual clock with the scheduler's handlers and a gate tool. */
-export function cronRuntime(
+export async function cronRuntime(
   home?: string,
   plans?: TestRuntimeOptions['plans'],
-): TestRuntime & { clock: ManualClock; gate: Gate; scheduler(): Scheduler } {
+  kind: StoreKind = 'sqlite',
+): Promise<TestRuntime & { clock: ManualClock; gate: Gate; scheduler(): Scheduler }> {
   const clock = new ManualClock();
   const gate = new Gate();
   const tool = testTool({ name: 'test.gate', risk: 'read', readOnly: true, idempotent: true, run: () => gate.wait() });
-  const h = openTestRuntime({ clock, tools: [tool], ...(home && { home }), ...(plans && { plans }) });
+  const h = await openStoreTestRuntime(kind, { clock, tools: [tool], ...(home && { home }), ...(plans && { plans }) });
   return Object.assign(h, { clock, gate, scheduler: () => h.rt.scheduler });
 }
 

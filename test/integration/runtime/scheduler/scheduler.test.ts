@@ -2,9 +2,10 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedPlanner, withScriptedGoals } from '../../../support/scriptedPlanner.js';
+import { STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
 import { cronRuntime, GATED_PLAYBOOK, HOUR, jobTasks, MIN, REPORT_PLAYBOOK } from './cronFixtures.js';
 
-let h: ReturnType<typeof cronRuntime>;
+let h: Awaited<ReturnType<typeof cronRuntime>>;
 afterEach(async () => {
   h.gate.open();
   await h.scheduler().stop();
@@ -20,9 +21,11 @@ const hourly = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('cron scheduler on a manual clock', () => {
+describe.each(STORE_KINDS)('cron scheduler on a manual clock (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('fires on schedule, runs the playbook through the queue and records the run', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const scheduler = h.scheduler();
     scheduler.start();
     const job = await scheduler.add(hourly());
@@ -42,13 +45,13 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('reads the schedule in the job time zone', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h.scheduler().add(hourly({ schedule: '0 9 * * *', timezone: 'Asia/Shanghai' }));
     expect(job.nextRunAt).toBe('2026-11-30T01:00:00.000Z'); // 09:00 in Shanghai is 01:00 UTC
   });
 
   it('after downtime spanning two fire times, missed=skip records both as skipped and runs nothing', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h.scheduler().add(hourly({ missed: 'skip' }));
     await h.reopen(); // the runtime goes down…
     h.clock.advance(2 * HOUR + 30 * MIN); // …and misses 13:00 and 14:00
@@ -63,7 +66,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('after downtime spanning two fire times, missed=run_once runs exactly one catch-up task', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h.scheduler().add(hourly({ missed: 'run_once' }));
     await h.reopen();
     h.clock.advance(2 * HOUR + 30 * MIN);
@@ -80,7 +83,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('overlap=skip skips a fire time while the previous task is still running', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const scheduler = h.scheduler();
     scheduler.queue.start();
     const job = await scheduler.add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'skip', budget: LONG }));
@@ -105,7 +108,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('overlap=queue runs the next fire after the previous one, never side by side', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const scheduler = h.scheduler();
     scheduler.queue.start();
     const job = await scheduler.add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'queue', budget: LONG }));
@@ -122,7 +125,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('jobs, runs and the schedule survive a restart of the runtime', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h.scheduler().add(hourly());
     h.clock.advance(HOUR);
     await h.scheduler().tick(); // queued but not started: the queue is not running
@@ -141,7 +144,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('overlap=skip and missed=run_once hold across a restart: a task still active from before skips the on-time fire', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h
       .scheduler()
       .add(hourly({ target: { kind: 'playbook', source: GATED_PLAYBOOK }, overlap: 'skip', missed: 'run_once', budget: LONG }));
@@ -170,7 +173,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('a job whose playbook file disappeared is blocked with the reason, and no task is created', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const file = path.join(h.home, 'job.yaml');
     writeFileSync(file, REPORT_PLAYBOOK);
     const job = await h.scheduler().add(hourly({ target: { kind: 'playbook', path: file } }));
@@ -191,7 +194,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('a goal job carries its model and acceptance checks into every run, so runs need no review', async () => {
-    h = cronRuntime(undefined, withScriptedGoals(new ScriptedPlanner(() => 'done')));
+    h = await cronRuntime(undefined, withScriptedGoals(new ScriptedPlanner(() => 'done')), kind);
     const checks = [{ type: 'file_exists' as const, path: 'inbox-triaged.md', exists: true }];
     await h.scheduler().add({
       name: 'triage',
@@ -205,7 +208,7 @@ describe('cron scheduler on a manual clock', () => {
   });
 
   it('a goal job fires a goal task of the product planner, its model resolved only when it runs', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const job = await h.scheduler().add({ name: 'triage', schedule: '*/5 * * * *', target: { kind: 'goal', goal: 'triage the inbox' } });
     h.clock.advance(5 * MIN);
     expect((await h.scheduler().tick())[0]).not.toMatchObject({ outcome: 'blocked' });
@@ -214,9 +217,11 @@ describe('cron scheduler on a manual clock', () => {
   });
 });
 
-describe('cron RPC', () => {
+describe.each(STORE_KINDS)('cron RPC (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
   it('cron.add rejects a bad expression or time zone with invalid_params', async () => {
-    h = cronRuntime();
+    h = await cronRuntime(undefined, undefined, kind);
     const call = (params: unknown) =>
       h.rt.dispatcher.dispatch({ id: 1, method: 'cron.add', params }, { scopes: ['operator.write'], clientId: 't' });
     const badCron = await call(hourly({ schedule: 'every hour' }));
