@@ -1,3 +1,4 @@
+import { postgresUrl } from '../../runtime/store/sql/openSqlDatabase.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { AgentDeskError } from '../../runtime/errors.js';
@@ -44,7 +45,7 @@ const noopWrite: AnyTool = {
   execute: async (args: { value: number }) => args,
 };
 
-/** One timed run of `n` steps of `tool` in a fresh SQLite file; µs per step. */
+/** One timed run of `n` steps of `tool` in a fresh data folder (its SQLite file, or AGENT_DESK_DATABASE_URL's database); µs per step. */
 async function timeSteps(tool: string, n: number): Promise<number> {
   const { rt, home, dispose } = await openBenchRuntime('step', { tools: [noopWrite] });
   try {
@@ -84,7 +85,8 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
     sideEffectOverheadUsPerStep: round(median(sideEffect)),
     runs,
     commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: 'completed, batched up to 64 per commit' },
-    sqlite: { journal: 'wal', synchronous: 'NORMAL' },
+    // A bench's data folder has no config.json: the store is AGENT_DESK_DATABASE_URL's, else SQLite.
+    store: postgresUrl({ kind: 'sqlite' }) ? { kind: 'postgres' } : { kind: 'sqlite', journal: 'wal', synchronous: 'NORMAL' },
     machine: benchMachine(),
   };
 }
