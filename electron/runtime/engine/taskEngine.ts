@@ -82,14 +82,17 @@ export class TaskEngine {
       ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
     };
     await this.deps.gate.checkTask(task, tx?.sql); // an unknown agent or policy profile is refused before anything is stored
-    const plan = await this.deps.plans(task, spec.playbook); // throws invalid_playbook before anything is stored
+    // Inside a caller's transaction the plan is built by the first run instead: building a goal's
+    // plan reads the store (its agent's tools), which would wait on that very transaction. The
+    // caller built the spec (and parsed its playbook) before it began.
+    const plan = tx ? undefined : await this.deps.plans(task, spec.playbook); // throws invalid_playbook before anything is stored
     mkdirSync(workspace, { recursive: true });
     const record = async (repos: Repos) => {
       await this.record(task, spec, repos);
       repos.afterCommit(() => this.deps.emit('task.updated', task));
     };
     await (tx ? record(tx) : this.deps.store.transaction(record));
-    this.plans.set(id, plan);
+    if (plan) this.plans.set(id, plan);
     return task;
   }
 
