@@ -424,7 +424,7 @@ describe('hooks in config.json', () => {
     expect(existsSync(path.join(ws, 'a.txt'))).toBe(true);
   });
 
-  it('a bad hooks section is a clear config error, one line per problem with its path', () => {
+  it('a bad hooks section is a clear config error, one line per problem with its path', async () => {
     writeFileSync(
       path.join(home, 'config.json'),
       JSON.stringify({
@@ -439,7 +439,7 @@ describe('hooks in config.json', () => {
     );
     let error: { code?: string; message?: string } = {};
     try {
-      openRuntime('full');
+      await openRuntime('full');
     } catch (e) {
       error = e as typeof error;
     }

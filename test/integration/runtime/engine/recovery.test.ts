@@ -56,7 +56,7 @@ async function sendingRuntime(kind: StoreKind, effects: string[]) {
 
 describe.each(STORE_KINDS)('recovery after a crash (%s store)', (kind) => {
   const absent = storeMissing(kind);
-  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
+  if (absent) return void it.skipIf(absent !== undefined)(`needs ${kind}: ${absent}`, () => undefined);
   it('a started idempotent step is re-run in place with the same idempotency key', async () => {
     h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, readFileSync(fixturePlaybook('two-writes.yaml'), 'utf8'));

@@ -37,7 +37,7 @@ async function gatewayAndCli(kind: StoreKind): Promise<{ seen: EventFrame[]; int
 
 describe.each(STORE_KINDS)('a gateway watching the store (another process runs the task) (%s store)', (kind) => {
   const absent = storeMissing(kind);
-  if (absent) return void it.skip(`needs ${kind}: ${absent}`, () => undefined);
+  if (absent) return void it.skipIf(absent !== undefined)(`needs ${kind}: ${absent}`, () => undefined);
   it('publishes the task, its approval and its decision to views, and to nothing else of the runtime', async () => {
     const { seen, internal } = await gatewayAndCli(kind);
     const task = await createPlaybookTask(cli!, DELETE);
