@@ -39,7 +39,8 @@ export async function awaitApproval(
     if (approval.status === 'denied' || approval.status === 'cancelled') {
       const error = stepError(stepErrors.decided(approval.status, approval.decidedBy, approval.decisionReason));
       await recorder.saveStep({ ...step, status: 'denied', ...error, endedAt: isoAt(deps.clock.now()) });
-      if (approval.status === 'denied') await run.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
+      if (approval.status === 'denied')
+        await run.fail(stateReasons.stepDecided(step, 'denied', approval.decidedBy, approval.decisionReason));
       return 'stopped';
     }
     if ((await run.honourControl()) === 'stopped') return 'stopped';

@@ -56,11 +56,11 @@ async function runsAlone(deps: EngineDeps, run: RunView, task: Task, decision: C
   try {
     primary = (
       await deps.router.plan({
-      ...(decision.tool !== undefined && { tool: decision.tool }),
-      ...(decision.capability !== undefined && { capability: decision.capability }),
-      args: decision.args,
-      task, // route as the executor will: among the tools the task's agent may use
-    })
+        ...(decision.tool !== undefined && { tool: decision.tool }),
+        ...(decision.capability !== undefined && { capability: decision.capability }),
+        args: decision.args,
+        task, // route as the executor will: among the tools the task's agent may use
+      })
     ).candidates[0];
   } catch {
     return false; // the executor records why it cannot be routed, in order

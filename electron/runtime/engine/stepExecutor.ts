@@ -414,7 +414,9 @@ export class StepExecutor {
       startedAt: now,
       endedAt: now,
     });
-    await this.writes.saveStep(step, () => this.writes.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id));
+    await this.writes.saveStep(step, () =>
+      this.writes.trace('step.failed', { index: step.index, tool: step.tool, error: message }, step.id),
+    );
     const retryable = error instanceof AgentDeskError && error.code === 'unavailable';
     if (retryable && step.attempt <= decision.retries) return { kind: 'retry' };
     await this.run.fail(stateReasons.stepCannotRun({ index: decision.index, tool: step.tool }, message));

@@ -252,7 +252,8 @@ export class TaskRun {
     if (state === 'queued') await this.transition('planning', stateReasons.runStarted());
     if (this.task.state === 'planning') await this.transition('running', stateReasons.planReady());
     else if (state === 'running') await this.transition('running', stateReasons.resumedAfterInterruption());
-    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user') await this.transition('running', stateReasons.resumed());
+    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user')
+      await this.transition('running', stateReasons.resumed());
     // waiting_approval stays until the decision arrives (the executor waits on it).
   }
 
@@ -273,7 +274,11 @@ export class TaskRun {
     this.deps.emit('task.updated', this.task);
   }
 
-  private async fail(why: AnyStateReason, event?: 'budget.exceeded' | 'loop.detected', data: Record<string, unknown> = {}): Promise<RunStop> {
+  private async fail(
+    why: AnyStateReason,
+    event?: 'budget.exceeded' | 'loop.detected',
+    data: Record<string, unknown> = {},
+  ): Promise<RunStop> {
     if (event) this.trace(event, { reason: reasonParts(why).reason, ...data });
     await this.transition('failed', why);
     return 'stopped';

@@ -58,7 +58,11 @@ export async function runEvalTask(
     let task = await rt.engine.run(created.id, { detachOnApproval: true });
     for (let round = 0; task.state === 'waiting_approval' && round < MAX_APPROVAL_ROUNDS; round++) {
       for (const approval of await rt.approvals.list({ taskId: task.id, status: 'pending' })) {
-        await rt.approvals.decide(approval.id, { decision: spec.approvals, remember: 'once', reason: `eval answers ${spec.approvals}` }, 'eval');
+        await rt.approvals.decide(
+          approval.id,
+          { decision: spec.approvals, remember: 'once', reason: `eval answers ${spec.approvals}` },
+          'eval',
+        );
       }
       task = await rt.engine.run(task.id, { detachOnApproval: true });
     }
@@ -76,7 +80,11 @@ export async function runEvalTask(
 /** Cached prompt tokens, from the task's own `model.call` records. */
 async function cachedTokensOf(rt: RuntimeCore, taskId: string): Promise<number> {
   let total = 0;
-  for (let after = 0, page = await rt.store.trace.page(taskId, 0, 500); page.length > 0; page = await rt.store.trace.page(taskId, after, 500)) {
+  for (
+    let after = 0, page = await rt.store.trace.page(taskId, 0, 500);
+    page.length > 0;
+    page = await rt.store.trace.page(taskId, after, 500)
+  ) {
     for (const event of page) if (event.type === 'model.call') total += Number(event.data.tokensCached ?? 0);
     after = page[page.length - 1]!.seq;
   }

@@ -130,7 +130,9 @@ export class CronRepo {
 
   /** The earliest next fire time of any active job, if any. */
   async earliestDue(): Promise<string | undefined> {
-    const row = await this.db.get<{ at: string | null }>("SELECT MIN(next_run_at) AS at FROM cron_jobs WHERE status = 'active' AND enabled = 1");
+    const row = await this.db.get<{ at: string | null }>(
+      "SELECT MIN(next_run_at) AS at FROM cron_jobs WHERE status = 'active' AND enabled = 1",
+    );
     return row?.at ?? undefined;
   }
 

@@ -25,7 +25,15 @@ const toGrant = (r: GrantRow): Grant => ({
 export class GrantRepo {
   constructor(private readonly db: SqlSession) {}
 
-  async add(g: { id: string; tool: string; subject: string; taskId: string; scope: 'task' | 'always'; approvalId: string; at: string }): Promise<void> {
+  async add(g: {
+    id: string;
+    tool: string;
+    subject: string;
+    taskId: string;
+    scope: 'task' | 'always';
+    approvalId: string;
+    at: string;
+  }): Promise<void> {
     await this.db.run('INSERT INTO grants (id, tool, subject, task_id, scope, approval_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       g.id,
       g.tool,

@@ -1,6 +1,7 @@
 import type { SqlSession } from './sql/sqlPort.js';
 
-const INSERT = 'INSERT INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
+const INSERT =
+  'INSERT INTO rpc_idempotency (method, key, params_digest, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
 
 /** Responses of side-effecting RPC calls by (method, idempotency key), so a retry returns the first answer. */
 export class IdempotencyRepo {

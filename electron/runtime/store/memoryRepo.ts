@@ -47,7 +47,14 @@ export class MemoryRepo {
   /** Adds a note; false when a note with this id exists (a re-run of the same save). */
   async add(note: MemoryNote): Promise<boolean> {
     const sql = 'INSERT INTO memory_notes (id, scope, text, tags, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING';
-    const result = await this.db.run(sql, [note.id, scopeKey(note.scope), note.text, toJson(note.tags), note.taskId ?? null, note.createdAt]);
+    const result = await this.db.run(sql, [
+      note.id,
+      scopeKey(note.scope),
+      note.text,
+      toJson(note.tags),
+      note.taskId ?? null,
+      note.createdAt,
+    ]);
     return result.changes > 0;
   }
 
@@ -83,7 +90,11 @@ export class MemoryRepo {
 
   /** Freezes a task's snapshot; the first one taken wins. */
   async freezeSnapshot(taskId: string, text: string, atIso: string): Promise<string> {
-    await this.db.run('INSERT INTO memory_snapshots (task_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [taskId, text, atIso]);
+    await this.db.run('INSERT INTO memory_snapshots (task_id, text, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
+      taskId,
+      text,
+      atIso,
+    ]);
     return (await this.snapshot(taskId)) ?? text;
   }
 }

@@ -51,6 +51,7 @@ export class PlannerStateRepo {
     for (const turn of write.turns) await this.db.run(APPEND_TURN, [taskId, toJson(turn), taskId]);
     await this.db.run(UPSERT, [taskId, write.version, toJson(write.header), write.at]);
     for (const event of write.events) await this.events.append(taskId, event.kind, event.text, write.at);
-    if (write.answer !== undefined) await this.db.run('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?', [write.answer, write.at, taskId]);
+    if (write.answer !== undefined)
+      await this.db.run('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?', [write.answer, write.at, taskId]);
   }
 }

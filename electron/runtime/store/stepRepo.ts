@@ -112,7 +112,9 @@ const COLUMNS = [
 ] as const;
 
 const UPSERT = `INSERT INTO steps (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
 
 /** Steps table: every tool call, written before it runs and again after. */
 export class StepRepo {
@@ -121,7 +123,10 @@ export class StepRepo {
   /** Inserts or replaces the whole step record. */
   async save(step: Step): Promise<void> {
     const row = toRow(step);
-    await this.db.run(UPSERT, COLUMNS.map((c) => row[c]));
+    await this.db.run(
+      UPSERT,
+      COLUMNS.map((c) => row[c]),
+    );
   }
 
   async forTask(taskId: string): Promise<Step[]> {

@@ -63,12 +63,17 @@ export class TaskQueueRepo {
 
   /** Takes an entry for this process; false when another worker took it first. */
   async claim(seq: number, pid: number, atIso: string): Promise<boolean> {
-    const sql = "UPDATE task_queue SET state = 'running', owner_pid = ?, starts = starts + 1, started_at = ? WHERE seq = ? AND state = 'pending'";
+    const sql =
+      "UPDATE task_queue SET state = 'running', owner_pid = ?, starts = starts + 1, started_at = ? WHERE seq = ? AND state = 'pending'";
     return (await this.db.run(sql, [pid, atIso, seq])).changes > 0;
   }
 
   async finish(seq: number, outcome: string, atIso: string): Promise<void> {
-    await this.db.run("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner_pid = NULL WHERE seq = ?", [outcome, atIso, seq]);
+    await this.db.run("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner_pid = NULL WHERE seq = ?", [
+      outcome,
+      atIso,
+      seq,
+    ]);
   }
 
   /** A finished entry goes back to pending (its task waited and may go on); false when it is not finished. */
@@ -82,7 +87,9 @@ export class TaskQueueRepo {
    * also this process's own, from before a restart that reused its pid.
    */
   async releaseOrphans(pid: number, isAlive: (pid: number) => boolean, restarted = true): Promise<number> {
-    const running = await this.db.all<{ seq: number; owner_pid: number | null }>("SELECT seq, owner_pid FROM task_queue WHERE state = 'running'");
+    const running = await this.db.all<{ seq: number; owner_pid: number | null }>(
+      "SELECT seq, owner_pid FROM task_queue WHERE state = 'running'",
+    );
     const orphaned = running.filter((r) => r.owner_pid === null || (r.owner_pid === pid ? restarted : !isAlive(r.owner_pid)));
     const release = "UPDATE task_queue SET state = 'pending', owner_pid = NULL WHERE seq = ? AND state = 'running'";
     for (const r of orphaned) await this.db.run(release, [r.seq]);

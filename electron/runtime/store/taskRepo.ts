@@ -119,10 +119,14 @@ export class TaskRepo {
 
   /** `text` is the reason as a catalog code; without one the row keeps only the English. */
   async setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): Promise<void> {
-    await this.db.run(
-      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?',
-      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id],
-    );
+    await this.db.run('UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?', [
+      state,
+      reason ?? null,
+      text ? toJson(text) : null,
+      at,
+      endedAt ?? null,
+      id,
+    ]);
   }
 
   async setUsage(id: string, usage: Usage, at: string): Promise<void> {

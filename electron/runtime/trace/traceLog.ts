@@ -15,7 +15,13 @@ export class TraceLog {
    * Appends an event; returns its seq. `into` is the trace repository of a transaction the event
    * belongs to (it lands with it, or not at all); without it the event commits on its own.
    */
-  append(taskId: string, type: TraceEventType, data: Record<string, unknown>, stepId?: string, into: TraceRepo = this.repo): Promise<number> {
+  append(
+    taskId: string,
+    type: TraceEventType,
+    data: Record<string, unknown>,
+    stepId?: string,
+    into: TraceRepo = this.repo,
+  ): Promise<number> {
     return into.append(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
   }
 
