@@ -167,9 +167,5 @@ function openHooks(
  * entry — a run that detached to wait — goes back to pending); a worker's queue takes them.
  */
 function queueHandOff(store: Store, clock: Clock): (taskId: string) => Promise<void> {
-  return (taskId) =>
-    store.transaction(async (tx) => {
-      const queue = new TaskQueueRepo(tx.sql);
-      if (!(await queue.requeue(taskId))) await queue.enqueue(taskId, {}, isoAt(clock.now()));
-    });
+  return (taskId) => new TaskQueueRepo(store.sql).handOff(taskId, isoAt(clock.now()));
 }

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { isoAt } from '../clock.js';
 import type { RuntimeCore } from '../core/runtimeCore.js';
-import type { Repos } from '../store/store.js';
 import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import type { TaskRequest } from '../tasks/createTask.js';
 import { defaultPlaybookBaseDir } from '../tasks/shippedExamples.js';
@@ -39,15 +38,6 @@ function taskRequest(rt: Pick<RuntimeCore, 'home'>, p: CreateParams, ctx: CallCo
   };
 }
 
-/**
- * A task created to be handed off joins the shared queue in the same transaction (what the
- * engine's hand-off does, on the transaction's session: a fresh task has no entry to requeue).
- */
-async function enqueueIn(tx: Repos, taskId: string, atMs: number): Promise<void> {
-  const queue = new TaskQueueRepo(tx.sql);
-  if (!(await queue.requeue(taskId))) await queue.enqueue(taskId, {}, isoAt(atMs));
-}
-
 /** The method table's behaviour for the runtime core (tasks, approvals, traces, tools). */
 export function coreHandlers(
   rt: Pick<RuntimeCore, 'home' | 'engine' | 'tasks' | 'store' | 'approvals' | 'trace' | 'registry' | 'clock'>,
@@ -66,7 +56,7 @@ export function coreHandlers(
       // Handed to a worker, the task and its queue entry land together (a crash never strands it).
       const task = await rt.store.transaction(async (tx) => {
         const created = await rt.tasks.createBuilt(built.spec, tx);
-        if (p.start) await enqueueIn(tx, created.id, rt.clock.now());
+        if (p.start) await new TaskQueueRepo(tx.sql).handOff(created.id, isoAt(rt.clock.now()));
         return created;
       });
       return engine.get(task.id);

@@ -45,36 +45,24 @@ export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void =
   };
 }
 
+/** The store's repositories (set from `reposOn` in the constructor). */
+export interface Store extends Omit<Repos, 'sql'> {}
+
 /**
  * The runtime's durable state through the store port (docs/architecture.md, "The store"): the
  * embedded SQLite file or a shared PostgreSQL server, one repository per table. Every value
  * written (or looked up) passes the redactor first — the one place secrets are kept off the disk.
  */
-export class Store implements Repos {
+export class Store {
   /** The database as repositories use it: every bound value redacted. */
   readonly sql: SqlDatabase;
-  readonly tasks: TaskRepo;
-  readonly steps: StepRepo;
-  readonly approvals: ApprovalRepo;
-  readonly grants: GrantRepo;
-  readonly trace: TraceRepo;
-  readonly events: TaskEventRepo;
-  readonly idempotency: IdempotencyRepo;
-  readonly afterCommit = (fn: () => void): void => fn();
 
   constructor(
     database: SqlDatabase,
     readonly redactor: Redactor = new Redactor(),
   ) {
     this.sql = redactingSql(database, redactor);
-    const repos = reposOn(this.sql);
-    this.tasks = repos.tasks;
-    this.steps = repos.steps;
-    this.approvals = repos.approvals;
-    this.grants = repos.grants;
-    this.trace = repos.trace;
-    this.events = repos.events;
-    this.idempotency = repos.idempotency;
+    Object.assign(this, reposOn(this.sql));
   }
 
   /** Opens the SQLite store at a file path (`:memory:` for throwaway use), its schema up to date. */

@@ -56,6 +56,14 @@ export class TaskQueueRepo {
     );
   }
 
+  /**
+   * A task a gateway that runs no tasks would start, handed to the workers: its finished entry (a
+   * run that detached to wait) goes back to pending, else it is enqueued.
+   */
+  async handOff(taskId: string, atIso: string): Promise<void> {
+    if (!(await this.requeue(taskId))) await this.enqueue(taskId, {}, atIso);
+  }
+
   /** Up to `limit` pending entries a worker may start now, oldest first. */
   async ready(limit: number): Promise<QueueEntry[]> {
     return (await this.db.all<Row>(READY, [limit])).map(toEntry);
