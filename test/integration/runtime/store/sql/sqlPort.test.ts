@@ -159,3 +159,33 @@ describe.each(adapters)('the store port on $name', ({ name, skip, target }) => {
     expect(row!.spec).not.toContain('sk-live-4242424242');
   });
 });
+
+describe('the SQLite adapter under AGENT_DESK_STRICT_STORE (the test suite sets it)', () => {
+  it('refuses a statement on the database from inside its own transaction instead of waiting for it forever', async () => {
+    expect(process.env.AGENT_DESK_STRICT_STORE).toBe('1');
+    const db = await (await sqliteTarget()).open();
+    await db.exec('CREATE TABLE notes (n INTEGER)');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO notes VALUES (1)');
+        await db.get('SELECT COUNT(*) AS n FROM notes'); // the mistake: the database, not `tx`
+      }),
+    ).rejects.toThrow(/from inside its own transaction/);
+    expect(await db.get('SELECT COUNT(*) AS n FROM notes')).toEqual({ n: 0 }); // rolled back
+    // The same statement from another flow waits for the transaction and then runs.
+    let release!: () => void;
+    let inserted!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const insertedYet = new Promise<void>((r) => (inserted = r));
+    const writing = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO notes VALUES (2)');
+      inserted();
+      await held;
+    });
+    await insertedYet;
+    const reading = db.get('SELECT COUNT(*) AS n FROM notes');
+    release();
+    await writing;
+    expect(await reading).toEqual({ n: 1 });
+  });
+});
