@@ -19,6 +19,8 @@ steps:
 let gateway: TestRuntime | undefined;
 let cli: Runtime | undefined;
 afterEach(async () => {
+  // A failed test may leave the CLI's run waiting for its approval, which close() would wait for.
+  for (const task of (await cli?.store.tasks.inStates(['waiting_approval'])) ?? []) await cli!.engine.cancel(task.id);
   await cli?.close();
   await gateway?.cleanup();
   cli = gateway = undefined;
@@ -47,8 +49,9 @@ describe.each(STORE_KINDS)('a gateway watching the store (another process runs t
       seen.find((f) => f.event === 'approval.requested' && (f.data as { taskId: string }).taskId === task.id),
     );
     const approvalId = (requested.data as { id: string }).id;
-    expect(seen.some((f) => f.event === 'task.updated' && (f.data as { id: string; state: string }).state === 'waiting_approval')).toBe(
-      true,
+    // The task's new state and its approval may be read in two looks (one commit can land between the two reads).
+    await pollUntil('the waiting task at the gateway', () =>
+      seen.find((f) => f.event === 'task.updated' && (f.data as { id: string; state: string }).state === 'waiting_approval'),
     );
     // Decided over the gateway's RPC while the CLI's run waits: the CLI's runner picks it up.
     await gateway!.rt.dispatcher.dispatch(
