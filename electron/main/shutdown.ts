@@ -96,6 +96,7 @@ export function runtimeShutdownParts(rt: RuntimeHandle, scheduler: { stop(): Pro
       // A run that missed the grace period is left as a crash leaves it: withdraw the quit's
       // pause request, or the next start would recover the run only for it to pause for good.
       for (const task of await rt.store.tasks.inStates([...WORKING])) await rt.store.tasks.requestControl(task.id, null);
+      await rt.lease.close();
       await rt.store.close();
     },
   };

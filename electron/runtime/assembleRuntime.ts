@@ -92,6 +92,7 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
     async stop() {
       for (const module of reversed) await module.stop?.();
       await flushTelemetry();
+      await core.lease.close(); // what it still owns is free for the next worker at once
       await core.store.close();
     },
     async close() {
@@ -100,6 +101,7 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
       // Tasks still waiting end their span here, before the exporter's last flush (a module's close).
       core.telemetry?.endAll();
       for (const module of reversed) await module.close?.();
+      await core.lease.close();
       await core.store.close();
     },
   });

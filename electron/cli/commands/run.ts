@@ -101,8 +101,9 @@ async function runCommand(rt: RuntimeCore, file: string | undefined, opts: RunOp
  */
 async function stopAtPrompt(rt: RuntimeCore, taskId: string): Promise<never> {
   try {
-    await rt.store.tasks.release(taskId, process.pid);
+    await rt.store.tasks.release(taskId, rt.lease.id);
     process.stderr.write(`\nStopped. The task waits for its approval; continue with: ${cliName()} run --resume ${taskId}\n`);
+    await rt.lease.close();
     await rt.store.close();
   } catch (error) {
     process.stderr.write(`\nagent-desk: ${(error as Error).message}\n`); // exits all the same: the user asked to stop

@@ -68,6 +68,7 @@ export function registerServe(program: Command): void {
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
+        await rt.lease.close();
         await rt.store.close();
       }
     });

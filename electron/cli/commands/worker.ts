@@ -40,6 +40,7 @@ export function registerWorker(program: Command): void {
         process.exit(0);
       } catch (error) {
         process.exitCode = reportError(error, false);
+        await rt.lease.close();
         await rt.store.close();
       }
     });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { EventPayloads } from '../../contract/index.js';
 import { agentPolicyLookup } from '../agents/policyLookup.js';
 import { isoAt, systemClock, type Clock } from '../clock.js';
-import { processIsAlive, type EngineDeps } from '../engine/engineDeps.js';
+import type { EngineDeps } from '../engine/engineDeps.js';
 import type { CheckRunner, PlanFactory } from '../engine/ports.js';
 import { LocalRuns } from '../engine/localRuns.js';
 import { isTerminal } from '../engine/stateMachine.js';
@@ -11,6 +11,7 @@ import { UserQuestions } from '../engine/userQuestions.js';
 import { createEventBus, type EventBus } from '../gateway/eventBus.js';
 import { Hooks } from '../hooks/hooks.js';
 import type { HookProcessRunner } from '../hooks/ports.js';
+import { PLANNER_STATE_VERSION } from '../planning/llm/plannerState.js';
 import { playbookPlanFactory } from '../planning/playbook/taskPlan.js';
 import { ApprovalBroker } from '../policy/approvalBroker.js';
 import { PolicyGate } from '../policy/gate.js';
@@ -35,6 +36,7 @@ import { TraceLog } from '../trace/traceLog.js';
 import { gatedCheckRunner } from '../verify/checkGate.js';
 import { runChecks } from '../verify/index.js';
 import { Chain } from './chain.js';
+import { WorkerLease } from './workerLease.js';
 import { fileConfigSource } from './configSource.js';
 import type { CoreOptions, RuntimeCore } from './runtimeCore.js';
 
@@ -52,6 +54,19 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     ? new Store(new PostgresDatabase(options.storeTarget), redactor)
     : Store.open(path.join(options.home, SQLITE_FILE), options.config.durability, redactor);
   const bus = createEventBus();
+  const lease = new WorkerLease(store.sql, {
+    plannerVersion: PLANNER_STATE_VERSION,
+    ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
+    ...(options.pid !== undefined && { pid: options.pid }),
+    // Another worker took what this one held (its heartbeat came too late): its runs stop here.
+    onLost: (reason) => engine.abandonRuns(reason),
+    onHealth: (ok, error) =>
+      process.emitWarning(
+        ok
+          ? 'worker lease: the store answers again; claiming resumes'
+          : `worker lease: cannot renew the heartbeat (${error instanceof Error ? error.message : String(error)}); claiming nothing until the store answers`,
+      ),
+  });
   const registry = new ToolRegistry();
   const skills = new SkillActivations(store.sql);
   for (const tool of [...builtinTools(), skillsReadTool({ home: options.home, activations: skills })]) registry.register(tool);
@@ -90,8 +105,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     plans: (task, parsed) => plans.current(task, parsed),
     ...(options.services && { services: options.services }),
     emit,
-    pid: options.pid ?? process.pid,
-    isAlive: processIsAlive,
+    lease,
     pollMs: options.pollMs ?? 250,
     retryBackoffMs: options.retryBackoffMs ?? 500,
     loopThreshold: options.loopThreshold ?? 3,
@@ -105,7 +119,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   return {
     home: options.home,
     version: options.version ?? '0.0.0',
-    pid: deps.pid,
+    lease,
     clock,
     startedAt: new Date(clock.now()).toISOString(),
     config: options.configSource ?? fileConfigSource(options.home, options.config),

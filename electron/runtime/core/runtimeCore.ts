@@ -21,6 +21,7 @@ import type { TraceLog } from '../trace/traceLog.js';
 import type { Dispatcher } from '../gateway/dispatcher.js';
 import type { Chain } from './chain.js';
 import type { ConfigSource } from './configSource.js';
+import type { WorkerLease } from './workerLease.js';
 
 /** What an entry point (CLI, Electron main, tests) gives to open the runtime core. */
 export interface CoreOptions {
@@ -38,6 +39,8 @@ export interface CoreOptions {
   /** Starts playbook services (child processes); absent → playbooks with services are refused at run. */
   services?: ServiceHost;
   pid?: number;
+  /** How long a worker's heartbeat holds its leases (default 15 s). */
+  leaseMs?: number;
   pollMs?: number;
   retryBackoffMs?: number;
   version?: string;
@@ -64,8 +67,8 @@ export interface CoreOptions {
 export interface RuntimeCore {
   readonly home: string;
   readonly version: string;
-  /** This process, for runner leases. */
-  readonly pid: number;
+  /** This process as a worker: the lease on the runs and queue entries it owns (docs/architecture.md, "Workers and leases"). */
+  readonly lease: WorkerLease;
   readonly clock: Clock;
   readonly startedAt: string;
   readonly config: ConfigSource;

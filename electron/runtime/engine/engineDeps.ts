@@ -23,9 +23,8 @@ export interface EngineDeps {
   plans: PlanFactory;
   services?: ServiceHost;
   emit: Emit;
-  /** This process, for the runner lease. */
-  pid: number;
-  isAlive: (pid: number) => boolean;
+  /** This process's runner lease: whose runs and queue entries are whose, across processes and machines. */
+  lease: RunnerLease;
   /** How often a waiting runner looks for decisions made by other processes. */
   pollMs: number;
   /** First retry delay; doubles per attempt. */
@@ -49,6 +48,24 @@ export interface EngineDeps {
 
 /** Wraps the run of one step's tool call(s). */
 export type ToolScope = <T>(call: { taskId: string; stepId: string; tool: string; tier: string }, run: () => Promise<T>) => Promise<T>;
+
+/**
+ * This process as an owner of task runs (core/workerLease.ts): a worker row with a heartbeat. Its
+ * leases hold while the heartbeat is fresh; on its own machine a worker whose process is gone is
+ * reaped at once. See docs/architecture.md, "Workers and leases".
+ */
+export interface RunnerLease {
+  /** The worker id written as owner now (a new one after a lost lease). */
+  readonly id: string;
+  /** Heartbeats at or after this ISO time are live. */
+  freshSince(): string;
+  /** The newest planner-state version this process reads: it takes no task saved by a newer one. */
+  readonly plannerVersion: number;
+  /** Registers this worker (once) and frees the leases of dead workers: local ones whose process is gone, stale ones anywhere. */
+  reap(): Promise<void>;
+  /** False while the heartbeat cannot reach the store: claim nothing new meanwhile. */
+  healthy(): boolean;
+}
 
 /** True when a process with this pid exists. */
 export function processIsAlive(pid: number): boolean {

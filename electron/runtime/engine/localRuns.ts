@@ -23,6 +23,10 @@ export class LocalRuns {
     this.runs.delete(taskId);
   }
 
+  all(): TaskRun[] {
+    return [...this.runs.values()];
+  }
+
   get size(): number {
     return this.runs.size;
   }

@@ -21,6 +21,7 @@ import type { TaskPlan } from './ports.js';
 import type { Repos } from '../store/store.js';
 import type { Write } from './commitQueue.js';
 import { isTerminal } from './stateMachine.js';
+import { refusedClaim } from './leaseRefusal.js';
 import { TaskRun, type RunOptions } from './taskRun.js';
 import { inTimeOrder } from './userSteps.js';
 
@@ -214,9 +215,7 @@ export class TaskEngine {
   async resume(taskId: string, resolution?: UncertainResolution, options: RunOptions = {}): Promise<Task> {
     const task = await this.get(taskId);
     if (isTerminal(task.state)) throw new AgentDeskError('conflict', `task ${taskId} is already ${task.state}`);
-    if (await this.ownedElsewhere(taskId)) {
-      throw new AgentDeskError('conflict', `task ${taskId} is being run by process ${await this.deps.store.tasks.owner(taskId)}`);
-    }
+    if (await this.ownedElsewhere(taskId)) throw await refusedClaim(this.deps, taskId);
     this.assertCanHandOff({ ...options, ...(resolution && { resolution }) });
     await this.deps.store.tasks.requestControl(taskId, null);
     await this.start(taskId, { ...options, ...(resolution && { resolution }) });
@@ -261,24 +260,35 @@ export class TaskEngine {
    * approvals. Queued (never started), paused and waiting-for-user tasks stay until a person acts.
    */
   async recover(options: RunOptions = {}): Promise<string[]> {
-    const resumable: string[] = [];
-    for (const t of await this.deps.store.tasks.inStates(['planning', 'running', 'retrying', 'waiting_approval'])) {
-      if (!(await this.ownedElsewhere(t.id))) resumable.push(t.id);
-    }
+    const resumable = await this.takeable(false);
     for (const id of resumable) await this.start(id, options);
     return resumable;
   }
 
   /**
-   * While running: takes over the runs of processes that died (a worker killed mid-task) — tasks
-   * still owned by a pid that is gone. Detached waits (no owner) are left to the decision that
-   * wakes them. The same exactly-once rules as a restart apply: the run resumes from its steps.
+   * While running: takes over the runs of workers that died (a worker killed mid-task, a machine
+   * that went away) — tasks still owned by a worker that is no longer live. Detached waits (no
+   * owner) are left to the decision that wakes them. The same exactly-once rules as a restart
+   * apply: the run resumes from its steps, an uncertain one held.
    */
   async recoverOrphans(options: RunOptions = {}): Promise<string[]> {
-    const owned = await this.deps.store.tasks.ownedElsewhere(['planning', 'running', 'retrying', 'waiting_approval'], this.deps.pid);
-    const orphaned = owned.filter((o) => !this.deps.isAlive(o.ownerPid)).map((o) => o.task.id);
+    const orphaned = await this.takeable(true);
     for (const id of orphaned) await this.start(id, options);
     return orphaned;
+  }
+
+  /** Stops every run in this process at once: its worker lost its leases, and another worker goes on with them. */
+  abandonRuns(reason: string): void {
+    for (const run of this.runs.all()) run.abort.abort(new AgentDeskError('conflict', reason));
+  }
+
+  private async takeable(orphansOnly: boolean): Promise<string[]> {
+    const { lease, store } = this.deps;
+    if (!lease.healthy()) return [];
+    await lease.reap();
+    const me = { id: lease.id, fresh: lease.freshSince(), plannerVersion: lease.plannerVersion };
+    const tasks = await store.tasks.takeable(['planning', 'running', 'retrying', 'waiting_approval'], me, orphansOnly);
+    return tasks.map((t) => t.id).filter((id) => !this.runs.isRunningHere(id));
   }
 
   /** Waits for every run started in this process (shutdown, tests). */
@@ -287,13 +297,22 @@ export class TaskEngine {
   }
 
   private async ownedElsewhere(taskId: string): Promise<boolean> {
-    const owner = await this.deps.store.tasks.owner(taskId);
-    return owner !== null && owner !== this.deps.pid && this.deps.isAlive(owner);
+    const { lease, store } = this.deps;
+    await lease.reap();
+    const owner = await store.tasks.liveOwner(taskId, lease.freshSince());
+    return owner !== undefined && owner !== lease.id;
   }
 
   /** A task nobody is running: apply pause/cancel directly through a short run. */
-  private applyControlNow(taskId: string): Promise<Task> {
+  private async applyControlNow(taskId: string): Promise<Task> {
+    if (this.runs.isRunningHere(taskId)) return this.get(taskId);
     const run = new TaskRun(this.deps, taskId, {});
-    return run.applyControlOnly();
+    // Listed while it holds the lease, so a takeover in this process never starts a second run beside it.
+    this.runs.add(taskId, run);
+    try {
+      return await run.applyControlOnly();
+    } finally {
+      this.runs.remove(taskId);
+    }
   }
 }

@@ -6,6 +6,7 @@ import type { PlannerDecision } from '../planning/planner.js';
 import { exhaustedBudget } from './budgets.js';
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
+import { refusedClaim } from './leaseRefusal.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
 import { completedSteps, executeBatch } from './batch.js';
@@ -17,6 +18,8 @@ import type { StepRecorder } from './stepRecorder.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
 import { extend } from '../extend.js';
+import { storeUnreachable } from '../store/openErrors.js';
+import type { Repos } from '../store/store.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
 const CONTROL_POLL_MS = 100;
@@ -56,6 +59,8 @@ export class TaskRun {
   private planning: AbortController | undefined;
   /** True while a step's `extra` runs: what it writes joins the step's commit instead of committing on its own. */
   private assembling = false;
+  /** The worker id this run holds the task's lease under (set by the claim). */
+  private owner: string | undefined;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -64,7 +69,7 @@ export class TaskRun {
     private readonly prebuiltPlan?: TaskPlan,
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
-    this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(fn));
+    this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(async (tx) => (await this.fence(tx), fn(tx))));
     this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => tx.tasks.setUsage(taskId, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
@@ -75,10 +80,8 @@ export class TaskRun {
 
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
   async run(): Promise<Task> {
-    const { store, pid } = this.deps;
-    if (!(await this.claim())) {
-      throw new AgentDeskError('conflict', `task ${this.taskId} is being run by process ${await store.tasks.owner(this.taskId)}`);
-    }
+    const { store } = this.deps;
+    if (!(await this.claim())) throw await refusedClaim(this.deps, this.taskId);
     this.deps.gate.taskClaimed(this.taskId); // another process may have run it since this one last did
     try {
       this.task = await this.load();
@@ -95,6 +98,8 @@ export class TaskRun {
       await this.drive();
       return await this.load();
     } catch (error) {
+      // The store went away mid-run: nothing half-written landed; the task resumes once it answers (a takeover).
+      if (storeUnreachable(error)) throw error;
       if (!isTerminal((await this.load()).state) && !this.abort.signal.aborted) {
         await this.transition('failed', stateReasons.runtimeError(error instanceof Error ? error.message : String(error)));
       }
@@ -102,7 +107,7 @@ export class TaskRun {
     } finally {
       await this.commits.flush();
       await this.services?.stop().catch(() => undefined);
-      await store.tasks.release(this.taskId, pid);
+      await this.release();
     }
   }
 
@@ -131,7 +136,7 @@ export class TaskRun {
 
   /** Applies a pending pause/cancel to a task no runner is driving. */
   async applyControlOnly(): Promise<Task> {
-    const { store, pid } = this.deps;
+    const { store } = this.deps;
     if (!(await this.claim())) return this.load();
     try {
       this.task = await this.load();
@@ -141,14 +146,34 @@ export class TaskRun {
       return await this.load();
     } finally {
       await this.commits.flush();
-      await store.tasks.release(this.taskId, pid);
+      await this.release();
     }
   }
 
-  /** The runner lease: its read and write in one transaction, so two processes never both take it. */
-  private claim(): Promise<boolean> {
-    const { pid, isAlive } = this.deps;
-    return this.deps.store.transaction((tx) => tx.tasks.claim(this.taskId, pid, isAlive));
+  /** The runner lease, for this worker (the id it claimed with stays this run's, even if the worker gets a new one). */
+  private async claim(): Promise<boolean> {
+    const { lease, store } = this.deps;
+    await lease.reap();
+    const owner = lease.id;
+    const me = { id: owner, fresh: lease.freshSince(), plannerVersion: lease.plannerVersion };
+    if (!(await store.tasks.claim(this.taskId, me))) return false;
+    this.owner = owner;
+    return true;
+  }
+
+  private async release(): Promise<void> {
+    if (this.owner !== undefined) await this.deps.store.tasks.release(this.taskId, this.owner).catch(() => undefined);
+  }
+
+  /**
+   * Every commit of the run first checks the run still holds its lease: a worker whose lease was
+   * taken (its heartbeat came too late) writes nothing more, so no step starts twice.
+   */
+  private async fence(tx: Repos): Promise<void> {
+    if (this.owner !== undefined && !(await tx.tasks.owns(this.taskId, this.owner))) {
+      this.abort.abort(new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker`));
+      throw new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker; this run stops`);
+    }
   }
 
   private async drive(): Promise<void> {

@@ -1,5 +1,6 @@
 import { isoAt, type Clock } from '../clock.js';
 import type { TaskEngine } from '../engine/taskEngine.js';
+import type { RunnerLease } from '../engine/engineDeps.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import { AgentDeskError } from '../errors.js';
 import type { QueueEntry, TaskQueueRepo } from '../store/taskQueueRepo.js';
@@ -17,8 +18,7 @@ export interface QueueDeps {
   engine: TaskEngine;
   repo: TaskQueueRepo;
   clock: Clock;
-  pid: number;
-  isAlive(pid: number): boolean;
+  lease: RunnerLease;
   limits: QueueLimits;
   /** Reports a run that ended with an unexpected error (the entry is still finished). */
   onError?(taskId: string, error: unknown): void;
@@ -33,15 +33,15 @@ const report = (error: unknown): void => {
 
 /**
  * Runs queued tasks in the background, oldest first, within the global and per-agent limits.
- * Entries are claimed in SQLite with this process as owner, so a crash leaves them `running`
- * with a dead owner; `start()` hands those back, and re-running a task resumes it from its
+ * Entries are claimed in the store with this worker as owner, so a crash leaves them `running`
+ * with a dead owner; `start()` and `takeOverDead()` hand those back, and re-running a task resumes it from its
  * recorded steps (a finished task is never run again).
  */
 export class BackgroundQueue {
   private readonly inFlight = new Map<number, Promise<void>>();
   private started = false;
   private stopping = false;
-  /** The start-up hand-back of orphaned entries: every pump waits for it (it releases this pid's own entries). */
+  /** The start-up hand-back of orphaned entries: every pump waits for it. */
   private released: Promise<void> = Promise.resolve();
   /** The pump in progress, if any; `pumpAgain` asks it for one more pass once it is done. */
   private pumping: Promise<void> | undefined;
@@ -57,16 +57,22 @@ export class BackgroundQueue {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    this.released = this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive).then(() => undefined, report);
+    this.released = this.releaseOrphans().then(() => undefined, report);
     this.kick();
   }
 
   /** Takes back the entries of workers that died since, while running (not this process's own). */
   async takeOverDead(): Promise<number> {
     if (!this.started || this.stopping) return 0;
-    const released = await this.deps.repo.releaseOrphans(this.deps.pid, this.deps.isAlive, false);
+    const released = await this.releaseOrphans();
     if (released > 0) await this.pump();
     return released;
+  }
+
+  private async releaseOrphans(): Promise<number> {
+    const { lease, repo } = this.deps;
+    await lease.reap();
+    return repo.releaseOrphans(lease.id, lease.freshSince());
   }
 
   /** Adds a task; it starts as soon as a slot is free (when the queue is started). */
@@ -130,7 +136,7 @@ export class BackgroundQueue {
   async drain(): Promise<void> {
     for (;;) {
       await this.pump();
-      if (this.inFlight.size === 0 && (await this.deps.repo.ready(1)).length === 0) return;
+      if (this.inFlight.size === 0 && (await this.deps.repo.ready(1, this.deps.lease.plannerVersion)).length === 0) return;
       await Promise.race([...this.inFlight.values(), sleep(20)]);
     }
   }
@@ -166,13 +172,14 @@ export class BackgroundQueue {
   }
 
   private async fill(): Promise<void> {
-    if (!this.started || this.stopping) return;
+    // A worker that cannot renew its heartbeat takes nothing new: another may already hold what it would claim.
+    if (!this.started || this.stopping || !this.deps.lease.healthy()) return;
     const free = this.deps.limits.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const runningByAgent = await this.deps.repo.runningByAgent();
     const limits = new Map<string, number | undefined>();
     let launched = 0;
-    for (const entry of await this.deps.repo.ready(free + 64)) {
+    for (const entry of await this.deps.repo.ready(free + 64, this.deps.lease.plannerVersion)) {
       if (launched >= free || this.stopping) break;
       if (entry.agentId !== undefined) {
         if (!limits.has(entry.agentId)) limits.set(entry.agentId, await this.deps.limits.perAgent(entry.agentId));
@@ -181,7 +188,7 @@ export class BackgroundQueue {
         if (limit !== undefined && running >= limit) continue;
         runningByAgent.set(entry.agentId, running + 1);
       }
-      if (!(await this.deps.repo.claim(entry.seq, this.deps.pid, isoAt(this.deps.clock.now())))) continue;
+      if (!(await this.deps.repo.claim(entry.seq, this.deps.lease.id, isoAt(this.deps.clock.now())))) continue;
       launched++;
       this.launch(entry);
     }
@@ -194,7 +201,7 @@ export class BackgroundQueue {
         return `error: ${(error as Error)?.message ?? String(error)}`;
       })
       .then((outcome) => this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now())))
-      .catch(report) // the entry stays running under this pid; a restart hands it back
+      .catch(report) // the entry stays running under this worker; once its lease ends another hands it back
       .finally(() => {
         this.inFlight.delete(entry.seq);
         this.kick();

@@ -63,8 +63,7 @@ export class Scheduler {
       engine: rt.engine,
       repo: new TaskQueueRepo(rt.store.sql),
       clock: this.clock,
-      pid: rt.pid,
-      isAlive: processIsAlive,
+      lease: rt.lease,
       limits: { concurrency: limits.concurrency, perAgent: async (name) => (await this.agents.get(name))?.maxConcurrent },
     });
   }
@@ -210,7 +209,7 @@ export class Scheduler {
 
   /**
    * Queue entries and task runs of processes that died go on here: a worker killed with SIGKILL
-   * leaves its pid on them, and the next live scheduler (another worker, a restarted one) takes them.
+   * leaves its worker id on them, and once its lease ends the next live scheduler (another worker, a restarted one) takes them.
    */
   async takeOverDead(): Promise<{ entries: number; tasks: string[] }> {
     const entries = await this.queue.takeOverDead();

@@ -94,10 +94,31 @@ const RUNNING_STORE_FAILURES: readonly [RegExp, string, string][] = [
  * any other error. Callers show its one line instead of a generic internal error and a stack.
  */
 export function storeFailure(error: unknown): AgentDeskError | undefined {
+  if (storeUnreachable(error)) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return new AgentDeskError('unavailable', `the store cannot be reached (${detail}): retry once the database answers again`, {
+      state: 'unreachable',
+    });
+  }
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') return undefined;
   const match = RUNNING_STORE_FAILURES.find(([pattern]) => pattern.test(code));
   if (!match) return undefined;
   const [, state, message] = match;
   return new AgentDeskError('bad_state', `${message} (${code})`, { state, cause: code });
+}
+
+/** Error codes of a PostgreSQL server that went away or refused: the connection, not the statement, failed. */
+const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|57P0[123]|08\d\d\d)$/;
+
+/**
+ * True when a store call failed because the database could not be reached (a lost connection, a
+ * server restarting), not because of what was asked: nothing of the transaction landed, and the
+ * same call may succeed later. A run met by it stops without recording a failure.
+ */
+export function storeUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && UNREACHABLE_CODES.test(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
 }

@@ -1,4 +1,5 @@
 import type { SqlSession } from './sql/sqlPort.js';
+import { liveOwner, newerPlannerState } from './workerRepo.js';
 
 /** One background-queue entry. */
 export interface QueueEntry {
@@ -7,7 +8,8 @@ export interface QueueEntry {
   agentId?: string;
   serialKey?: string;
   state: 'pending' | 'running' | 'done';
-  ownerPid?: number;
+  /** The worker running it. */
+  owner?: string;
   /** How many times a worker started it (more than 1 only after a crash took it over). */
   starts: number;
   outcome?: string;
@@ -19,7 +21,7 @@ interface Row {
   agent_id: string | null;
   serial_key: string | null;
   state: QueueEntry['state'];
-  owner_pid: number | null;
+  owner: string | null;
   starts: number;
   outcome: string | null;
 }
@@ -30,15 +32,16 @@ const toEntry = (r: Row): QueueEntry => ({
   ...(r.agent_id !== null && { agentId: r.agent_id }),
   ...(r.serial_key !== null && { serialKey: r.serial_key }),
   state: r.state,
-  ...(r.owner_pid !== null && { ownerPid: r.owner_pid }),
+  ...(r.owner !== null && { owner: r.owner }),
   starts: r.starts,
   ...(r.outcome !== null && { outcome: r.outcome }),
 });
 
-// Pending entries whose serial key has nothing running and nothing pending ahead of them.
+// Pending entries whose serial key has nothing running and nothing pending ahead of them, and
+// whose task was saved by a planner this worker reads.
 const READY = `SELECT q.* FROM task_queue q WHERE q.state = 'pending' AND (q.serial_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM task_queue r WHERE r.serial_key = q.serial_key AND (r.state = 'running' OR (r.state = 'pending' AND r.seq < q.seq))
-  )) ORDER BY q.seq LIMIT ?`;
+  )) AND NOT ${newerPlannerState('q.task_id')} ORDER BY q.seq LIMIT ?`;
 
 /** The background queue: tasks waiting for a worker slot, in order, claimed with a process lease. */
 export class TaskQueueRepo {
@@ -64,20 +67,23 @@ export class TaskQueueRepo {
     if (!(await this.requeue(taskId))) await this.enqueue(taskId, {}, atIso);
   }
 
-  /** Up to `limit` pending entries a worker may start now, oldest first. */
-  async ready(limit: number): Promise<QueueEntry[]> {
-    return (await this.db.all<Row>(READY, [limit])).map(toEntry);
+  /** Up to `limit` pending entries a worker reading planner states up to `plannerVersion` may start now, oldest first. */
+  async ready(limit: number, plannerVersion: number): Promise<QueueEntry[]> {
+    return (await this.db.all<Row>(READY, [plannerVersion, limit])).map(toEntry);
   }
 
-  /** Takes an entry for this process; false when another worker took it first. */
-  async claim(seq: number, pid: number, atIso: string): Promise<boolean> {
-    const sql =
-      "UPDATE task_queue SET state = 'running', owner_pid = ?, starts = starts + 1, started_at = ? WHERE seq = ? AND state = 'pending'";
-    return (await this.db.run(sql, [pid, atIso, seq])).changes > 0;
+  /**
+   * Takes an entry for worker `owner`; false when another worker took it first. On PostgreSQL an
+   * entry another worker is claiming this instant is skipped, not waited for (`SKIP LOCKED`).
+   */
+  async claim(seq: number, owner: string, atIso: string): Promise<boolean> {
+    const which = this.db.dialect === 'postgres' ? 'seq = (SELECT seq FROM task_queue WHERE seq = ? FOR UPDATE SKIP LOCKED)' : 'seq = ?';
+    const sql = `UPDATE task_queue SET state = 'running', owner = ?, starts = starts + 1, started_at = ? WHERE ${which} AND state = 'pending'`;
+    return (await this.db.run(sql, [owner, atIso, seq])).changes > 0;
   }
 
   async finish(seq: number, outcome: string, atIso: string): Promise<void> {
-    await this.db.run("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner_pid = NULL WHERE seq = ?", [
+    await this.db.run("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner = NULL WHERE seq = ?", [
       outcome,
       atIso,
       seq,
@@ -86,22 +92,15 @@ export class TaskQueueRepo {
 
   /** A finished entry goes back to pending (its task waited and may go on); false when it is not finished. */
   async requeue(taskId: string): Promise<boolean> {
-    const sql = "UPDATE task_queue SET state = 'pending', owner_pid = NULL WHERE task_id = ? AND state = 'done'";
+    const sql = "UPDATE task_queue SET state = 'pending', owner = NULL WHERE task_id = ? AND state = 'done'";
     return (await this.db.run(sql, [taskId])).changes > 0;
   }
 
-  /**
-   * Running entries held by processes that are gone go back to pending; at start-up (`restarted`)
-   * also this process's own, from before a restart that reused its pid.
-   */
-  async releaseOrphans(pid: number, isAlive: (pid: number) => boolean, restarted = true): Promise<number> {
-    const running = await this.db.all<{ seq: number; owner_pid: number | null }>(
-      "SELECT seq, owner_pid FROM task_queue WHERE state = 'running'",
-    );
-    const orphaned = running.filter((r) => r.owner_pid === null || (r.owner_pid === pid ? restarted : !isAlive(r.owner_pid)));
-    const release = "UPDATE task_queue SET state = 'pending', owner_pid = NULL WHERE seq = ? AND state = 'running'";
-    for (const r of orphaned) await this.db.run(release, [r.seq]);
-    return orphaned.length;
+  /** Running entries held by workers that are no longer live (`fresh`: heartbeats at or after it are live) go back to pending. */
+  async releaseOrphans(me: string, fresh: string): Promise<number> {
+    const sql = `UPDATE task_queue SET state = 'pending', owner = NULL WHERE state = 'running'
+      AND (owner IS NULL OR (owner != ? AND NOT ${liveOwner('task_queue.owner')}))`;
+    return (await this.db.run(sql, [me, fresh])).changes;
   }
 
   /** Running entries per agent (null key: no agent), across all processes. */

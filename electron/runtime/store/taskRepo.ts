@@ -1,6 +1,7 @@
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
 import type { SqlSession } from './sql/sqlPort.js';
+import { liveOwner, newerPlannerState } from './workerRepo.js';
 
 interface TaskRow {
   id: string;
@@ -16,7 +17,7 @@ interface TaskRow {
   checks: string;
   control: string | null;
   control_reason: string | null;
-  owner_pid: number | null;
+  owner: string | null;
   created_at: string;
   updated_at: string;
   ended_at: string | null;
@@ -105,11 +106,23 @@ export class TaskRepo {
     return rows.map(toTask);
   }
 
-  /** Tasks in any of the given states still owned by another process (the caller asks which are alive). */
-  async ownedElsewhere(states: readonly TaskState[], pid: number): Promise<{ task: Task; ownerPid: number }[]> {
-    const sql = `SELECT * FROM tasks WHERE state IN (${marks(states)}) AND owner_pid IS NOT NULL AND owner_pid != ? ORDER BY created_at`;
-    const rows = await this.db.all<TaskRow>(sql, [...states, pid]);
-    return rows.map((row) => ({ task: toTask(row), ownerPid: row.owner_pid! }));
+  /**
+   * Tasks in any of the given states this worker may take up: nobody's, its own (the caller
+   * leaves out those it runs now: one left owned is a run that stopped when the store went away),
+   * or held by a worker that is no longer live (`fresh`: heartbeats at or after it are live), and
+   * saved by a planner this build reads (`plannerVersion`). `orphansOnly` leaves out tasks nobody
+   * owns (detached waits).
+   */
+  async takeable(
+    states: readonly TaskState[],
+    me: { id: string; fresh: string; plannerVersion: number },
+    orphansOnly = false,
+  ): Promise<Task[]> {
+    const unowned = orphansOnly ? 'FALSE' : 'owner IS NULL';
+    const sql = `SELECT * FROM tasks WHERE state IN (${marks(states)})
+      AND (${unowned} OR (owner IS NOT NULL AND (owner = ? OR NOT ${liveOwner('tasks.owner')})))
+      AND NOT ${newerPlannerState('tasks.id')} ORDER BY created_at`;
+    return (await this.db.all<TaskRow>(sql, [...states, me.id, me.fresh, me.plannerVersion])).map(toTask);
   }
 
   /** Tasks whose row changed at or after `since` (ISO time), oldest change first: what a store watch publishes. */
@@ -160,29 +173,35 @@ export class TaskRepo {
   }
 
   /**
-   * Takes the runner lease for this process. Fails when another live process holds it, so two
-   * runners never drive one task. Run it in a transaction (the store's `claimTask` does): the
-   * read and the write must not be split by another process's claim.
+   * Takes the runner lease for worker `me`: when nobody holds it, `me` already does, or its holder
+   * is no longer live — and the task's planner state is one `me` reads. One statement, so two
+   * workers never both take it (on PostgreSQL the second waits on the row and re-checks).
    */
-  async claim(id: string, pid: number, isAlive: (pid: number) => boolean): Promise<boolean> {
-    const row = await this.db.get<{ owner_pid: number | null }>(this.lockingRead('SELECT owner_pid FROM tasks WHERE id = ?'), [id]);
-    if (!row) return false;
-    if (row.owner_pid !== null && row.owner_pid !== pid && isAlive(row.owner_pid)) return false;
-    await this.db.run('UPDATE tasks SET owner_pid = ? WHERE id = ?', [pid, id]);
-    return true;
+  async claim(id: string, me: { id: string; fresh: string; plannerVersion: number }): Promise<boolean> {
+    const sql = `UPDATE tasks SET owner = ? WHERE id = ?
+      AND (owner IS NULL OR owner = ? OR NOT ${liveOwner('tasks.owner')})
+      AND NOT ${newerPlannerState('tasks.id')}`;
+    return (await this.db.run(sql, [me.id, id, me.id, me.fresh, me.plannerVersion])).changes > 0;
   }
 
-  async release(id: string, pid: number): Promise<void> {
-    await this.db.run('UPDATE tasks SET owner_pid = NULL WHERE id = ? AND owner_pid = ?', [id, pid]);
+  async release(id: string, owner: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET owner = NULL WHERE id = ? AND owner = ?', [id, owner]);
   }
 
-  async owner(id: string): Promise<number | null> {
-    const row = await this.db.get<{ owner_pid: number | null }>('SELECT owner_pid FROM tasks WHERE id = ?', [id]);
-    return row?.owner_pid ?? null;
+  /** The worker holding the task's run, if that worker is live. */
+  async liveOwner(id: string, fresh: string): Promise<string | undefined> {
+    const row = await this.db.get<{ owner: string }>(`SELECT owner FROM tasks WHERE id = ? AND ${liveOwner('tasks.owner')}`, [id, fresh]);
+    return row?.owner;
   }
 
-  /** On PostgreSQL a read that decides a write locks its row; SQLite's write transaction already holds the file. */
-  private lockingRead(sql: string): string {
-    return this.db.dialect === 'postgres' ? `${sql} FOR UPDATE` : sql;
+  /** True while `owner` holds the task's run: a run checks it in each commit, so one that lost its lease writes nothing more. */
+  async owns(id: string, owner: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS held FROM tasks WHERE id = ? AND owner = ?', [id, owner])) !== undefined;
+  }
+
+  /** The planner-state version the task was saved with, if any (to say why an older worker leaves it). */
+  async plannerVersion(id: string): Promise<number | undefined> {
+    const row = await this.db.get<{ version: number }>('SELECT version FROM planner_states WHERE task_id = ?', [id]);
+    return row === undefined ? undefined : Number(row.version);
   }
 }

@@ -78,13 +78,14 @@ describe('workers and a gateway that runs no tasks, on one store', () => {
     for (let n = 1; n < PLAIN; n++) ids.push((await create(client, 'queue-effect.yaml', { api, n: String(n) })).id);
     for (let n = 0; n < GATED; n++) ids.push((await create(client, 'worker-approval.yaml', { api, n: String(n) })).id);
 
-    // The first worker dies (SIGKILL) with a request in flight, its fifth effect: what it ran stays claimed by a dead pid.
+    // The first worker dies (SIGKILL) with a request in flight, its fifth effect: what it ran stays claimed by a dead worker.
     const doomed = startWorker();
     server.onRequest = (count) => count === 5 && doomed.child.kill('SIGKILL');
     expect((await doomed.exited).signal, doomed.describe()).toBe('SIGKILL');
     server.onRequest = () => undefined;
     const db = new Database(path.join(cli.home, 'agent-desk.db'), { readonly: true });
-    const interrupted = db.prepare("SELECT task_id, starts FROM task_queue WHERE state = 'running' AND owner_pid = ?").all(doomed.pid) as {
+    const sql = "SELECT q.task_id, q.starts FROM task_queue q JOIN workers w ON w.id = q.owner WHERE q.state = 'running' AND w.pid = ?";
+    const interrupted = db.prepare(sql).all(doomed.pid) as {
       task_id: string;
       starts: number;
     }[];

@@ -8,6 +8,7 @@ import { gatewayTokens } from './007_gateway_tokens.js';
 import { stateReasonText } from './008_state_reason_text.js';
 import { stepsByTool } from './009_steps_by_tool.js';
 import { watchIndexes } from './010_watch_indexes.js';
+import { workerLeases } from './011_worker_leases.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'state_reason_text', sql: stateReasonText },
   { version: 9, name: 'steps_by_tool', sql: stepsByTool },
   { version: 10, name: 'watch_indexes', sql: watchIndexes },
+  { version: 11, name: 'worker_leases', sql: workerLeases },
 ];
 
 /**

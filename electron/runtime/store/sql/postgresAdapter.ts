@@ -57,6 +57,9 @@ export class PostgresDatabase implements SqlDatabase {
   async transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A connection lost while checked out is reported here, not thrown at the process: the statement in flight fails with it.
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(sessionOf(client, this.sqlText));
@@ -66,7 +69,8 @@ export class PostgresDatabase implements SqlDatabase {
       await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
       throw error;
     } finally {
-      // A connection that could not even roll back is dropped, not handed to the next caller.
+      client.off('error', onError);
+      // A connection that broke or could not even roll back is dropped, not handed to the next caller.
       client.release(broken);
     }
   }

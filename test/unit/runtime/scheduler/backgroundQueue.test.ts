@@ -5,7 +5,7 @@ import { BackgroundQueue } from '../../../../electron/runtime/scheduler/backgrou
 import type { QueueEntry, TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.js';
 
 /** Lets other work of the process run, as a round trip to the database does. */
-const yieldNow = () => new Promise((r) => setImmediate(r));
+const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 /** The queue table in memory, every call a turn of the event loop (so pumps could interleave). */
 class MemoryQueue {
@@ -78,8 +78,7 @@ function queueOn(repo: MemoryQueue, runs: HeldRuns, concurrency: number, perAgen
     engine,
     repo: repo as unknown as TaskQueueRepo,
     clock: { now: () => Date.now(), sleep: () => Promise.resolve() },
-    pid: process.pid,
-    isAlive: () => true,
+    lease: { id: 'w1', plannerVersion: 1, freshSince: () => new Date(0).toISOString(), reap: yieldNow, healthy: () => true },
     limits: {
       concurrency,
       perAgent: async (name) => {
