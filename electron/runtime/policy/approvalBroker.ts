@@ -154,7 +154,8 @@ export class ApprovalBroker {
     }
   }
 
-  private wake(id: string): void {
+  /** Wakes runners waiting on this approval at once (a decision another process made, heard by the store watch). */
+  wake(id: string): void {
     for (const w of this.waiters.get(id) ?? []) w();
   }
 }

@@ -9,6 +9,7 @@ import { stateReasonText } from './008_state_reason_text.js';
 import { stepsByTool } from './009_steps_by_tool.js';
 import { watchIndexes } from './010_watch_indexes.js';
 import { workerLeases } from './011_worker_leases.js';
+import { changeNotices, changeNoticesPostgres } from './012_change_notices.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'steps_by_tool', sql: stepsByTool },
   { version: 10, name: 'watch_indexes', sql: watchIndexes },
   { version: 11, name: 'worker_leases', sql: workerLeases },
+  { version: 12, name: 'change_notices', sql: changeNotices, postgres: changeNoticesPostgres },
 ];
 
 /**

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { numberedPlaceholders } from './placeholders.js';
-import type { SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
+import type { SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /** BIGINT (int8) columns come back as numbers: counters, sizes and sequence numbers stay below 2^53. */
 const INT8_OID = 20;
@@ -26,7 +26,7 @@ export class PostgresDatabase implements SqlDatabase {
   private readonly pool: pg.Pool;
   private readonly sqlText = new Map<string, string>();
 
-  constructor(options: PostgresOptions) {
+  constructor(private readonly options: PostgresOptions) {
     this.pool = new pg.Pool({
       connectionString: options.url,
       ...(options.password !== undefined && { password: options.password }),
@@ -73,6 +73,40 @@ export class PostgresDatabase implements SqlDatabase {
       // A connection that broke or could not even roll back is dropped, not handed to the next caller.
       client.release(broken);
     }
+  }
+
+  /** LISTEN on a client of its own (a pooled one would be handed to others); its stop ends the client. */
+  async listen(channel: string, handlers: SqlNoticeHandlers): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      ...(this.options.password !== undefined && { password: this.options.password }),
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5_000,
+    });
+    let stopped = false;
+    const lost = (error: Error) => {
+      if (stopped) return;
+      stopped = true;
+      client.end().catch(() => undefined);
+      handlers.lost(error);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost(new Error('the listening connection ended')));
+    client.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) handlers.notice(n.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      stopped = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return async () => {
+      stopped = true;
+      await client.end().catch(() => undefined);
+    };
   }
 
   close(): Promise<void> {

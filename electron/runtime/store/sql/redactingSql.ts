@@ -13,6 +13,8 @@ export function redactingSql(db: SqlDatabase, redactor: Redactor): SqlDatabase {
   return {
     ...session,
     transaction: (fn) => db.transaction((tx) => fn(redactingSession(tx, redactor))),
+    // Notices carry ids, never values: nothing to redact.
+    ...(db.listen && { listen: db.listen.bind(db) }),
     close: () => db.close(),
   };
 }

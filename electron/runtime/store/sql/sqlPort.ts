@@ -25,8 +25,19 @@ export interface SqlSession {
   exec(sql: string): Promise<void>;
 }
 
+/** What a channel listener is told: each notice's payload, and the loss of its connection (it then hears nothing more). */
+export interface SqlNoticeHandlers {
+  notice(payload: string): void;
+  lost(error: Error): void;
+}
+
 /** A database: statements, transactions, and its end. */
 export interface SqlDatabase extends SqlSession {
+  /**
+   * Listens on a notice channel on a connection of its own (PostgreSQL's LISTEN); resolves with
+   * its stop. Absent where the database has no channels (SQLite).
+   */
+  listen?(channel: string, handlers: SqlNoticeHandlers): Promise<() => Promise<void>>;
   /**
    * Runs `fn` in one write transaction on one connection: all of it lands, or none (a throw rolls
    * it back). Transactions of one process run one after another.

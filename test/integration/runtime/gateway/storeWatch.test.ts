@@ -93,3 +93,55 @@ describe.each(STORE_KINDS)('a gateway watching the store (another process runs t
     expect(new Set(otherNews).size).toBe(otherNews.length); // each change once
   });
 });
+
+describe('a gateway on PostgreSQL hears changes by notice (LISTEN/NOTIFY), with no look in between', () => {
+  const absent = storeMissing('postgres');
+  if (absent) return void it.skipIf(absent !== undefined)(`needs postgres: ${absent}`, () => undefined);
+  it("publishes another process's task and approval, and its decision wakes that process's waiting runner at once", async () => {
+    // No look for a minute and no runner poll for a minute: only notices can carry any of it.
+    const quiet = { intervalMs: 60_000 };
+    gateway = await openStoreTestRuntime('postgres', { pollMs: 60_000, modules: (core) => [storeWatchModule(core, quiet)] });
+    const seen: EventFrame[] = [];
+    gateway.rt.bus.on({}, (frame) => seen.push(frame), { elsewhere: true });
+    cli = gateway.another();
+    await new Promise((r) => setTimeout(r, 300)); // both listening
+    const task = await createPlaybookTask(cli, DELETE);
+    await cli.engine.start(task.id);
+    const requested = await pollUntil('approval.requested at the gateway', () =>
+      seen.find((f) => f.event === 'approval.requested' && (f.data as { taskId: string }).taskId === task.id),
+    );
+    await pollUntil('the waiting task at the gateway', () =>
+      seen.find((f) => f.event === 'task.updated' && (f.data as { id: string; state: string }).state === 'waiting_approval'),
+    );
+    await gateway.rt.dispatcher.dispatch(
+      { id: 1, method: 'approvals.decide', params: { approvalId: (requested.data as { id: string }).id, decision: 'approve' } },
+      { scopes: ['operator.approvals'], clientId: 'ui' },
+    );
+    // Well before the runner's own minute-long poll: the notice of the decision woke it.
+    await waitForState(cli, task.id, ['succeeded'], 10_000);
+    await pollUntil('the end at the gateway', () =>
+      seen.find((f) => f.event === 'task.updated' && (f.data as { state: string }).state === 'succeeded'),
+    );
+  });
+
+  it('a listener whose connection is killed listens again, and what changed meanwhile still arrives', async () => {
+    gateway = await openStoreTestRuntime('postgres', { modules: (core) => [storeWatchModule(core, { intervalMs: 60_000 })] });
+    const seen: EventFrame[] = [];
+    gateway.rt.bus.on({}, (frame) => seen.push(frame), { elsewhere: true });
+    cli = gateway.another();
+    await new Promise((r) => setTimeout(r, 300));
+    const killListeners =
+      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'";
+    expect((await cli.store.sql.all(killListeners)).length).toBeGreaterThan(0);
+    const task = await createPlaybookTask(cli, 'name: one\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
+    await cli.engine.run(task.id);
+    await pollUntil('the task at the gateway', () =>
+      seen.find(
+        (f) =>
+          f.event === 'task.updated' &&
+          (f.data as { id: string; state: string }).id === task.id &&
+          (f.data as { state: string }).state === 'succeeded',
+      ),
+    );
+  });
+});
