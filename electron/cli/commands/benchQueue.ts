@@ -4,12 +4,17 @@ import { printJson, reportError } from '../output.js';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 import { queueBacklog } from './benchQueueBacklog.js';
 import { benchQueueWorkers } from './benchQueueWorkers.js';
+import { benchStoreKind, withBenchStore, type BenchStoreKind } from './benchStore.js';
 
 /**
- * Queues `n` tasks in a fresh SQLite file and runs them with `concurrency` workers in this process;
+ * Queues `n` tasks in a fresh store and runs them with `concurrency` runs at once in this process;
  * reports throughput and the process's peak resident memory.
  */
-export async function benchQueue(n: number, concurrency: number): Promise<Record<string, unknown>> {
+export function benchQueue(n: number, concurrency: number, store: BenchStoreKind = 'sqlite'): Promise<Record<string, unknown>> {
+  return withBenchStore(store, async () => ({ ...(await drainHere(n, concurrency)), store }));
+}
+
+async function drainHere(n: number, concurrency: number): Promise<Record<string, unknown>> {
   const { rt, home, dispose } = await openBenchRuntime('queue', { config: { scheduler: { concurrency } } });
   try {
     const scheduler = rt.scheduler;
@@ -48,11 +53,13 @@ export function registerBenchQueue(bench: Command): void {
     .option('--tasks <n>', 'number of tasks', '1000')
     .option('--concurrency <n>', 'tasks at once (per worker with --workers)', '4')
     .option('--workers <counts>', 'drain the backlog with separate `agent-desk worker` processes instead, once per count (e.g. 1,2,4)')
+    .option('--store <kind>', 'sqlite (a fresh file) or postgres (a fresh database on the server AGENT_DESK_DATABASE_URL names)', 'sqlite')
     .option('--json', 'print JSON (the default)')
-    .action(async (opts: { tasks: string; concurrency: string; workers?: string; json?: boolean }) => {
+    .action(async (opts: { tasks: string; concurrency: string; workers?: string; store?: string; json?: boolean }) => {
       try {
-        if (opts.workers === undefined) return printJson(await benchQueue(Number(opts.tasks), Number(opts.concurrency)));
-        printJson(await benchQueueWorkers(Number(opts.tasks), workerCounts(opts.workers), Number(opts.concurrency)));
+        const store = benchStoreKind(opts.store);
+        if (opts.workers === undefined) return printJson(await benchQueue(Number(opts.tasks), Number(opts.concurrency), store));
+        printJson(await benchQueueWorkers(Number(opts.tasks), workerCounts(opts.workers), Number(opts.concurrency), store));
       } catch (error) {
         process.exitCode = reportError(error, Boolean(opts.json));
       }

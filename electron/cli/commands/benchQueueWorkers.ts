@@ -4,6 +4,7 @@ import { TaskQueueRepo } from '../../runtime/store/taskQueueRepo.js';
 import { benchMachine, openBenchRuntime } from './benchRuntime.js';
 import { queueBacklog } from './benchQueueBacklog.js';
 import { percentile } from './benchStats.js';
+import { withBenchStore, type BenchStoreKind } from './benchStore.js';
 
 // `bench queue --workers 1,2,4`: the queue worked by separate `agent-desk worker` processes on one
 // store, as `serve --no-worker` deployments run it — not the in-process queue of `bench queue`.
@@ -19,18 +20,23 @@ export interface WorkersRun {
   peakRssMbPerWorker: (number | null)[];
 }
 
-/** Runs the backlog once per worker count, each in a fresh data folder. */
-export async function benchQueueWorkers(n: number, workerCounts: readonly number[], concurrency: number): Promise<Record<string, unknown>> {
+/** Runs the backlog once per worker count, each in a fresh data folder and a fresh store. */
+export async function benchQueueWorkers(
+  n: number,
+  workerCounts: readonly number[],
+  concurrency: number,
+  store: BenchStoreKind = 'sqlite',
+): Promise<Record<string, unknown>> {
   const runs: WorkersRun[] = [];
-  for (const workers of workerCounts) runs.push(await drainWith(n, workers, concurrency));
-  return { tasks: n, concurrencyPerWorker: concurrency, stepsPerTask: 2, store: 'sqlite', runs, machine: benchMachine() };
+  for (const workers of workerCounts) runs.push(await withBenchStore(store, (env) => drainWith(n, workers, concurrency, env)));
+  return { tasks: n, concurrencyPerWorker: concurrency, stepsPerTask: 2, store, runs, machine: benchMachine() };
 }
 
-async function drainWith(n: number, workers: number, concurrency: number): Promise<WorkersRun> {
+async function drainWith(n: number, workers: number, concurrency: number, env: Record<string, string>): Promise<WorkersRun> {
   const { rt, home, dispose } = await openBenchRuntime('queue-workers', { config: { scheduler: { concurrency } } });
   const children: ChildProcess[] = [];
   try {
-    for (let i = 0; i < workers; i++) children.push(await startWorker(home, concurrency));
+    for (let i = 0; i < workers; i++) children.push(await startWorker(home, concurrency, env));
     await queueBacklog(rt, home, n);
     const started = process.hrtime.bigint();
     const entries = new TaskQueueRepo(rt.store.sql);
@@ -58,9 +64,9 @@ async function drainWith(n: number, workers: number, concurrency: number): Promi
 }
 
 /** Starts `agent-desk worker` on the folder (the CLI running this bench) and waits for its ready line. */
-function startWorker(home: string, concurrency: number): Promise<ChildProcess> {
+function startWorker(home: string, concurrency: number, store: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [process.argv[1]!, 'worker', '--concurrency', String(concurrency)], {
-    env: { ...process.env, AGENT_DESK_HOME: home },
+    env: { ...process.env, ...store, AGENT_DESK_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
