@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { examplePlaybook } from '../../support/cliSandbox.js';
+import { createTestDatabase } from '../../support/postgres.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
 import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
@@ -66,4 +68,36 @@ describe.skipIf(skip)(`a task another process runs, in the open web UI${skip ? `
       await page.context().close();
     }
   });
+
+  const noPostgres = missing('postgres');
+  it.skipIf(noPostgres !== undefined)(
+    `on PostgreSQL, a CLI \`run\` beside serve shows up without a reload, asks for its approval there, and the approval finishes it${noPostgres ? ` (needs postgres: ${noPostgres})` : ''}`,
+    async () => {
+      requireBuiltUi();
+      const cli = ui.home();
+      const database = await createTestDatabase();
+      writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ store: { kind: 'postgres', url: database.url } }));
+      const serve = await startServe(cli);
+      const { page, problems } = await openUi(ui.browser, serve);
+      const client = await serve.connect();
+      try {
+        await page.waitForSelector('[data-testid="state-empty"]', WAIT);
+        const run = await cli.run(['run', examplePlaybook('cleanup-old-logs.yaml'), '--no-interactive', '--json']);
+        const taskId = (JSON.parse(run.stdout) as { task: { id: string } }).task.id;
+        const row = page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' });
+        await row.waitFor(WAIT);
+        await page.getByRole('dialog').waitFor(WAIT); // raised in the CLI's process, heard through the store's notices
+        await page.getByTestId('approve').click();
+        const done = await waitForTaskState(client, taskId, ['succeeded']);
+        expect(done.checks.every((c) => c.passed)).toBe(true);
+        await row.filter({ hasText: /succeeded/i }).waitFor(WAIT);
+        expect(problems).toEqual([]);
+      } finally {
+        await client.close();
+        await page.context().close();
+        await serve.child.kill('SIGTERM');
+        await database.drop();
+      }
+    },
+  );
 });
