@@ -9,6 +9,7 @@ import { registerBenchContext } from './benchContext.js';
 import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
+import { registerBenchWatch } from './benchWatch.js';
 import { benchModelSteps } from './benchStepModel.js';
 import { openBenchRuntime, benchMachine } from './benchRuntime.js';
 import { median, round } from './benchStats.js';
@@ -99,6 +100,7 @@ export function registerBench(program: Command): void {
   registerBenchQueue(bench);
   registerBenchSandbox(bench);
   registerBenchUi(bench);
+  registerBenchWatch(bench);
   bench
     .command('step')
     .description('runtime cost per step: a playbook of no-op API calls, or (--planner model) a model-planned goal task')

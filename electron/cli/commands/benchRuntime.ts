@@ -17,7 +17,7 @@ export interface BenchRuntime {
  */
 export async function openBenchRuntime(
   prefix: string,
-  opts: { config?: Record<string, unknown>; tools?: readonly AnyTool[] } & Pick<OpenRuntimeOptions, 'model' | 'core'> = {},
+  opts: { config?: Record<string, unknown>; tools?: readonly AnyTool[] } & Pick<OpenRuntimeOptions, 'model' | 'core' | 'watchStore'> = {},
 ): Promise<BenchRuntime> {
   const home = mkdtempSync(path.join(os.tmpdir(), `agent-desk-bench-${prefix}-`));
   if (opts.config) writeFileSync(path.join(home, 'config.json'), JSON.stringify(opts.config, null, 2));
@@ -27,6 +27,7 @@ export async function openBenchRuntime(
     ...(tools && { modules: () => [{ name: 'bench', tools }] }),
     ...(opts.model && { model: opts.model }),
     ...(opts.core && { core: opts.core }),
+    ...(opts.watchStore && { watchStore: true }),
   });
   return {
     rt,
