@@ -48,6 +48,8 @@ export interface TaskSpec {
 export class TaskEngine {
   /** Plans built at creation, reused by the first run (parsing a big playbook twice is wasted work). */
   private readonly plans = new Map<string, TaskPlan>();
+  /** Tasks whose pause or cancel a short run applies now (no runner held them). */
+  private readonly controlling = new Set<string>();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -288,7 +290,7 @@ export class TaskEngine {
     await lease.reap();
     const me = { id: lease.id, fresh: lease.freshSince(), plannerVersion: lease.plannerVersion };
     const tasks = await store.tasks.takeable(['planning', 'running', 'retrying', 'waiting_approval'], me, orphansOnly);
-    return tasks.map((t) => t.id).filter((id) => !this.runs.isRunningHere(id));
+    return tasks.map((t) => t.id).filter((id) => !this.runs.isRunningHere(id) && !this.controlling.has(id));
   }
 
   /** Waits for every run started in this process (shutdown, tests). */
@@ -305,14 +307,14 @@ export class TaskEngine {
 
   /** A task nobody is running: apply pause/cancel directly through a short run. */
   private async applyControlNow(taskId: string): Promise<Task> {
-    if (this.runs.isRunningHere(taskId)) return this.get(taskId);
     const run = new TaskRun(this.deps, taskId, {});
-    // Listed while it holds the lease, so a takeover in this process never starts a second run beside it.
-    this.runs.add(taskId, run);
+    // Noted while it holds the lease, so a takeover in this process never starts a run beside it
+    // (not listed as a run: telemetry and hooks see no run here).
+    this.controlling.add(taskId);
     try {
       return await run.applyControlOnly();
     } finally {
-      this.runs.remove(taskId);
+      this.controlling.delete(taskId);
     }
   }
 }

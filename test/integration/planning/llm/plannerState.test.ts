@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../../electron/runtime/clock.js';
 import { PLANNER_STATE_VERSION, storedPlannerState } from '../../../../electron/runtime/planning/llm/plannerState.js';
 import { PlannerStateRepo } from '../../../../electron/runtime/store/plannerStateRepo.js';
+import { rejected } from '../../../support/errors.js';
 import { chatProvider, createGoalTask, openLlmRuntime } from '../../../support/llmRuntime.js';
 import { ModelServer } from '../../../support/modelServer.js';
 import { createPlaybookTask, waitForState, type TestRuntime } from '../../../support/runtime.js';
@@ -170,18 +171,19 @@ describe('one conversation per goal task, saved with its steps', () => {
     expect(server.received('chat')).toHaveLength(0);
   });
 
-  it('a state written by a newer Agent Desk leaves the task waiting with the reason, untouched, and asks no model', async () => {
+  it('a state written by a newer Agent Desk is left to a newer worker: the run is refused with the reason, the task untouched, no model asked', async () => {
     const harness = openLlmRuntime(chatProvider(server.url));
     h = harness;
     const task = await createGoalTask(harness.rt, 'anything');
     const repo = new PlannerStateRepo(harness.rt.store.sql);
     const newer = { version: PLANNER_STATE_VERSION + 1, header: { queue: [], inboxSeq: 0, future: true }, turns: [], events: [], at: 'x' };
     await repo.save(task.id, newer);
-    const waiting = await harness.rt.engine.run(task.id);
-    expect(waiting.state).toBe('waiting_user');
-    expect(waiting.stateReason).toMatch(
-      new RegExp(`planner state version ${PLANNER_STATE_VERSION + 1}; this Agent Desk reads versions 1 to ${PLANNER_STATE_VERSION}`),
+    const refused = await rejected(harness.rt.engine.run(task.id));
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toMatch(
+      new RegExp(`planner state version ${PLANNER_STATE_VERSION + 1}; this Agent Desk reads versions up to ${PLANNER_STATE_VERSION}`),
     );
+    expect((await harness.rt.engine.get(task.id)).state).toBe(task.state);
     expect(await repo.load(task.id)).toEqual({ version: PLANNER_STATE_VERSION + 1, header: newer.header, turns: [] });
     expect(server.received('chat')).toHaveLength(0);
   });
