@@ -13,7 +13,7 @@ import { sandboxTools } from './sandboxTools.js';
 import { takeoverHandlers } from './takeoverHandlers.js';
 import { TaskDesktops } from './taskDesktops.js';
 
-/** The owner label of a data folder's sandboxes: runtimes of other folders never reap them. */
+/** The owner label of a store's sandboxes (its data folder, or its PostgreSQL database): runtimes of other stores never reap them. */
 export const sandboxOwnerOf = (home: string): string => createHash('sha256').update(home).digest('hex').slice(0, 16);
 
 /** The desktop tier as a runtime module, with its desktops and live view. */
@@ -38,7 +38,10 @@ export interface DesktopOverrides {
 /** States in which the live view of a task's desktop streams (paused streams only when taken over). */
 const LIVE = new Set(['planning', 'running', 'retrying', 'waiting_approval', 'waiting_user']);
 
-type DesktopCore = Pick<RuntimeCore, 'home' | 'config' | 'store' | 'bus' | 'engine' | 'trace' | 'redactor' | 'clock'>;
+type DesktopCore = Pick<
+  RuntimeCore,
+  'home' | 'config' | 'store' | 'storeName' | 'lease' | 'bus' | 'engine' | 'trace' | 'redactor' | 'clock'
+>;
 
 /**
  * The disposable-desktop tier wired for one runtime: `computer` and `sandbox.*` tools (a container
@@ -51,7 +54,9 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
   const poolSize = overrides.poolSize ?? sandbox.poolSize;
   const live = new LiveView(sandbox.liveFps);
   const desktops = new TaskDesktops({
-    owner: sandboxOwnerOf(core.home),
+    owner: sandboxOwnerOf(core.storeName),
+    // Workers sharing the store (and a Docker engine) adopt each other's desktops once the creator is gone.
+    worker: { id: () => core.lease.id, isLive: (id) => core.lease.isLive(id) },
     poolSize,
     egressAllow: sandbox.egressAllow,
     // Origins whose state-changing requests the desktop's egress gate lets pass.

@@ -5,7 +5,7 @@ import { containerAddress, EGRESS_NETWORK, ensureEgressNetwork } from '../sandbo
 import { EgressProxy } from '../sandbox/egressProxy.js';
 import { EgressSources } from '../sandbox/egressSources.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
-import { SandboxDriver } from '../sandbox/sandboxDriver.js';
+import { SandboxDriver, type SandboxWorker } from '../sandbox/sandboxDriver.js';
 import { WarmPool } from '../sandbox/warmPool.js';
 import { DesktopSession } from './desktopSession.js';
 
@@ -14,6 +14,8 @@ export interface TaskDesktopsOptions {
   /** Resolves the image (reusing the content-hash tag; building it only when absent). */
   image: () => Promise<string>;
   owner: string;
+  /** This process's runner lease: containers carry its worker id; another live worker's are left alone. */
+  worker?: SandboxWorker;
   /** Ready containers kept warm (0 = create on demand). */
   poolSize?: number;
   limits?: Partial<SandboxLimits>;
@@ -43,14 +45,14 @@ export class TaskDesktops {
   readonly control: SandboxDriver;
 
   constructor(private readonly opts: TaskDesktopsOptions) {
-    this.control = new SandboxDriver({ image: '', owner: opts.owner });
+    this.control = new SandboxDriver({ image: '', owner: opts.owner, ...(opts.worker && { worker: opts.worker }) });
   }
 
   /** The driver (the image is resolved on first use). */
   driver(): Promise<SandboxDriver> {
     this.driverPromise ??= this.opts.image().then(async (image) => {
       const limits = { ...this.opts.limits, ...(await this.egress()) };
-      const driver = new SandboxDriver({ image, owner: this.opts.owner, limits });
+      const driver = new SandboxDriver({ image, owner: this.opts.owner, limits, ...(this.opts.worker && { worker: this.opts.worker }) });
       if ((this.opts.poolSize ?? 0) > 0) {
         this.pool = new WarmPool(driver, this.opts.poolSize!);
         this.pool.fill();

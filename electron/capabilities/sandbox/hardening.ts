@@ -7,6 +7,8 @@ export const LABELS = {
   pid: 'agent-desk.pid',
   host: 'agent-desk.hostname',
   task: 'agent-desk.task',
+  /** The worker (runner lease) that created it: the next owner of its task may adopt it once that worker is gone. */
+  worker: 'agent-desk.worker',
 } as const;
 
 /** Resource limits and network of one sandbox. */

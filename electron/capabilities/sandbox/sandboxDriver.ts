@@ -26,12 +26,24 @@ export interface SandboxDriverOptions {
   limits?: Partial<SandboxLimits>;
   /** Defaults to dockerode's own (DOCKER_HOST, else the local socket). */
   docker?: Docker;
+  /**
+   * This process as a worker of the store (its runner lease): containers are labelled with it,
+   * and another worker's are left alone while that worker is live — on any machine sharing the
+   * engine. Without it, the creating pid on this host decides (as before worker leases).
+   */
+  worker?: SandboxWorker;
+}
+
+/** What the driver asks of the runner lease. */
+export interface SandboxWorker {
+  id(): string;
+  isLive(workerId: string): Promise<boolean>;
 }
 
 /**
  * Creates hardened disposable desktops with dockerode and talks to them over `docker exec`
- * stdio. Every container is labelled with its owner and this process's pid, so a later process
- * can reap what a killed one left behind.
+ * stdio. Every container is labelled with its owner (the data folder, or the shared store), its
+ * worker and this process's pid, so a later process can adopt or reap what a dead one left behind.
  */
 export class SandboxDriver {
   readonly docker: Docker;
@@ -51,6 +63,7 @@ export class SandboxDriver {
       [LABELS.owner]: this.opts.owner,
       [LABELS.pid]: String(process.pid),
       [LABELS.host]: os.hostname(),
+      ...(this.opts.worker && { [LABELS.worker]: this.opts.worker.id() }),
       ...(extra.task ? { [LABELS.task]: extra.task } : {}),
     };
     const container = await this.docker.createContainer(hardenedCreateOptions(this.opts.image, limits, labels, name));
@@ -99,9 +112,13 @@ export class SandboxDriver {
    * browser and files as they were), or undefined when there is none or it does not answer.
    */
   async adopt(task: string): Promise<DesktopSandbox | undefined> {
-    const found = (await this.ownContainers()).find(
-      (c) => taskOf(c) === task && c.State === 'running' && !this.heldElsewhere(c) && ![...this.live].some((s) => s.id === c.Id),
-    );
+    let found: Docker.ContainerInfo | undefined;
+    for (const c of await this.ownContainers()) {
+      if (taskOf(c) !== task || c.State !== 'running' || [...this.live].some((s) => s.id === c.Id)) continue;
+      if (await this.heldElsewhere(c)) continue;
+      found = c;
+      break;
+    }
     if (!found) return undefined;
     const container = this.docker.getContainer(found.Id);
     let sandbox: DesktopSandbox | undefined;
@@ -147,7 +164,7 @@ export class SandboxDriver {
   async reapOrphans(keep: (task: string) => Promise<boolean> = async () => false): Promise<string[]> {
     const reaped: string[] = [];
     for (const c of await this.ownContainers()) {
-      if (c.Labels[LABELS.pid] === String(process.pid) || this.heldElsewhere(c)) continue; // ours, or a live owner's
+      if (this.isOurs(c) || (await this.heldElsewhere(c))) continue; // ours, or a live owner's
       const task = taskOf(c);
       if (task && c.State === 'running' && (await keep(task))) continue; // its task may resume and adopt it
       await this.docker
@@ -163,8 +180,20 @@ export class SandboxDriver {
     return this.docker.listContainers({ all: true, filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] } });
   }
 
-  /** Created on another host, or by another live runtime process here: its creator still drives it. */
-  private heldElsewhere(c: Docker.ContainerInfo): boolean {
+  /** Created by this process (this worker, or this pid where no worker is named). */
+  private isOurs(c: Docker.ContainerInfo): boolean {
+    const worker = c.Labels[LABELS.worker];
+    if (worker !== undefined && this.opts.worker) return worker === this.opts.worker.id();
+    return c.Labels[LABELS.pid] === String(process.pid);
+  }
+
+  /**
+   * Its creator still drives it: a live worker of the store (on any machine), or — for a
+   * container that names no worker — another host, or another live process here.
+   */
+  private async heldElsewhere(c: Docker.ContainerInfo): Promise<boolean> {
+    const worker = c.Labels[LABELS.worker];
+    if (worker !== undefined && this.opts.worker) return worker !== this.opts.worker.id() && (await this.opts.worker.isLive(worker));
     const pid = Number(c.Labels[LABELS.pid] ?? 0);
     return c.Labels[LABELS.host] !== os.hostname() || (pid !== process.pid && processAlive(pid));
   }

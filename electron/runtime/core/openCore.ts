@@ -124,6 +124,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     startedAt: new Date(clock.now()).toISOString(),
     config: options.configSource ?? fileConfigSource(options.home, options.config),
     store,
+    storeName: options.storeTarget ? storeNameOf(options.storeTarget.url) : options.home,
     bus,
     redactor,
     trace,
@@ -182,4 +183,10 @@ function openHooks(
  */
 function queueHandOff(store: Store, clock: Clock): (taskId: string) => Promise<void> {
   return (taskId) => new TaskQueueRepo(store.sql).handOff(taskId, isoAt(clock.now()));
+}
+
+/** A PostgreSQL store by server and database (no user, no password, no options): the same for every worker that names it so. */
+function storeNameOf(url: string): string {
+  const parsed = new URL(url);
+  return `postgres://${parsed.host}${parsed.pathname}`;
 }

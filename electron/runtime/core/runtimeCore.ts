@@ -73,6 +73,11 @@ export interface RuntimeCore {
   readonly startedAt: string;
   readonly config: ConfigSource;
   readonly store: Store;
+  /**
+   * Which store this is, for things shared through it outside the database (desktop containers on
+   * a Docker engine): the data folder for the embedded file, `postgres://host:port/db` for a server.
+   */
+  readonly storeName: string;
   readonly bus: EventBus;
   /** Every value written down or shown to a model passes it: no known secret leaves in clear. */
   readonly redactor: Redactor;

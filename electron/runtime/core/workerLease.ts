@@ -68,6 +68,13 @@ export class WorkerLease implements RunnerLease {
     }
   }
 
+  /** True while worker `id` holds its leases (this one included): a fresh heartbeat, or a live process on this machine. */
+  async isLive(id: string): Promise<boolean> {
+    await this.reap();
+    const row = await this.repo.get(id);
+    return row !== undefined && row.heartbeatAt >= this.freshSince();
+  }
+
   /** Leaves the store: what this worker still owns is free for the next at once (its steps say where they stopped). */
   async close(): Promise<void> {
     this.closed = true;
