@@ -15,7 +15,7 @@ const RELISTEN_MS = [250, 500, 1000, 2000, 5000, 10_000];
  */
 const LOOK_BACK_MS = 5000;
 
-type WatchCore = Pick<RuntimeCore, 'store' | 'bus' | 'approvals' | 'clock'>;
+type WatchCore = Pick<RuntimeCore, 'store' | 'bus' | 'approvals' | 'clock'> & { engine: Pick<RuntimeCore['engine'], 'isRunningHere'> };
 
 /**
  * News of other processes writing the same store (a CLI `run` beside `serve`, a worker, a second
@@ -194,6 +194,8 @@ export class StoreWatch {
   // Each row is checked again once read: this process's own event about it may have come meanwhile
   // (it follows its commit by a few ticks), and then it is not news.
   private async publishTask(id: string): Promise<void> {
+    // A task this process runs is told by its own run (a notice can come before the run's own event).
+    if (this.core.engine.isRunningHere(id)) return;
     const task = await this.core.store.tasks.get(id);
     if (!task || this.tasks.get(id) === task.updatedAt) return;
     if (task.updatedAt > this.newest) this.newest = task.updatedAt;

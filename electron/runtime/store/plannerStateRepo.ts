@@ -48,10 +48,10 @@ export class PlannerStateRepo {
   }
 
   async save(taskId: string, write: PlannerStateWrite): Promise<void> {
-    for (const turn of write.turns) await this.db.run(APPEND_TURN, [taskId, toJson(turn), taskId]);
-    await this.db.run(UPSERT, [taskId, write.version, toJson(write.header), write.at]);
-    for (const event of write.events) await this.events.append(taskId, event.kind, event.text, write.at);
+    for (const turn of write.turns) await this.db.defer(APPEND_TURN, [taskId, toJson(turn), taskId]);
+    await this.db.defer(UPSERT, [taskId, write.version, toJson(write.header), write.at]);
+    for (const event of write.events) await this.events.record(taskId, event.kind, event.text, write.at);
     if (write.answer !== undefined)
-      await this.db.run('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?', [write.answer, write.at, taskId]);
+      await this.db.defer('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?', [write.answer, write.at, taskId]);
   }
 }

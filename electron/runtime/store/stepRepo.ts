@@ -123,7 +123,7 @@ export class StepRepo {
   /** Inserts or replaces the whole step record. */
   async save(step: Step): Promise<void> {
     const row = toRow(step);
-    await this.db.run(
+    await this.db.defer(
       UPSERT,
       COLUMNS.map((c) => row[c]),
     );

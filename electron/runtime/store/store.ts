@@ -6,7 +6,7 @@ import { redactingSql } from './sql/redactingSql.js';
 import { SqliteDatabase } from './sql/sqliteAdapter.js';
 import type { SqlDatabase, SqlDialect, SqlSession } from './sql/sqlPort.js';
 import { StepRepo } from './stepRepo.js';
-import { TaskEventRepo } from './taskEventRepo.js';
+import { InboxNews, TaskEventRepo } from './taskEventRepo.js';
 import { TaskRepo } from './taskRepo.js';
 import { TraceRepo } from './traceRepo.js';
 import { Redactor } from '../trace/redactor.js';
@@ -30,8 +30,8 @@ export interface Repos {
   afterCommit(fn: () => void): void;
 }
 
-/** The task record's repositories over one session. */
-export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void = (fn) => fn()): Repos {
+/** The task record's repositories over one session; `inbox` hears of messages written (once they landed). */
+export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void = (fn) => fn(), inbox?: InboxNews): Repos {
   return {
     sql,
     afterCommit,
@@ -40,7 +40,7 @@ export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void =
     approvals: new ApprovalRepo(sql),
     grants: new GrantRepo(sql),
     trace: new TraceRepo(sql),
-    events: new TaskEventRepo(sql),
+    events: new TaskEventRepo(sql, inbox && ((taskId) => afterCommit(() => inbox.mark(taskId)))),
     idempotency: new IdempotencyRepo(sql),
   };
 }
@@ -56,13 +56,15 @@ export interface Store extends Omit<Repos, 'sql'> {}
 export class Store {
   /** The database as repositories use it: every bound value redacted. */
   readonly sql: SqlDatabase;
+  /** Tasks whose inbox this process wrote (their planners read it at once). */
+  readonly inboxNews = new InboxNews();
 
   constructor(
     database: SqlDatabase,
     readonly redactor: Redactor = new Redactor(),
   ) {
     this.sql = redactingSql(database, redactor);
-    Object.assign(this, reposOn(this.sql));
+    Object.assign(this, reposOn(this.sql, undefined, this.inboxNews));
   }
 
   /** Opens the SQLite store at a file path (`:memory:` for throwaway use), its schema up to date. */
@@ -80,7 +82,7 @@ export class Store {
    */
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
     const landed: (() => void)[] = [];
-    const result = await this.sql.transaction((tx) => fn(reposOn(tx, (after) => void landed.push(after))));
+    const result = await this.sql.transaction((tx) => fn(reposOn(tx, (after) => void landed.push(after), this.inboxNews)));
     for (const after of landed) after();
     return result;
   }

@@ -17,17 +17,54 @@ const APPEND = `INSERT INTO task_events (task_id, seq, kind, text, at)
   SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM task_events WHERE task_id = ?
   RETURNING seq`;
 
+const RECORD = APPEND.replace(/\s*RETURNING seq$/, '');
+
+/** The kinds a planner reads as its inbox. */
+const INBOX_KINDS: readonly TaskEventKind[] = ['user.message', 'hook.context'];
+
+/**
+ * Tasks whose inbox this process wrote to since their planner last looked: on PostgreSQL a
+ * planner reads its inbox on such news, else at most every so often (see plannerState.ts).
+ */
+export class InboxNews {
+  private readonly tasks = new Set<string>();
+
+  mark(taskId: string): void {
+    this.tasks.add(taskId);
+  }
+
+  /** True (once) when the task's inbox was written here since the last take. */
+  take(taskId: string): boolean {
+    return this.tasks.delete(taskId);
+  }
+}
+
 /** A task's conversation as people read it: messages, model text, reasoning summaries, the answer. */
 export class TaskEventRepo {
   private readonly log: TaskLogLock;
 
-  constructor(private readonly db: SqlSession) {
+  /** `inboxWritten` is told (once the write landed) of each message or hook context appended. */
+  constructor(
+    private readonly db: SqlSession,
+    private readonly inboxWritten: (taskId: string) => void = () => undefined,
+  ) {
     this.log = new TaskLogLock(db);
   }
 
   /** Appends an event; returns its seq. */
   async append(taskId: string, kind: TaskEventKind, text: string, at: string): Promise<number> {
-    return this.log.append(taskId, async (session) => (await session.get<{ seq: number }>(APPEND, [taskId, kind, text, at, taskId]))!.seq);
+    const seq = await this.log.append(
+      taskId,
+      async (session) => (await session.get<{ seq: number }>(APPEND, [taskId, kind, text, at, taskId]))!.seq,
+    );
+    if (INBOX_KINDS.includes(kind)) this.inboxWritten(taskId);
+    return seq;
+  }
+
+  /** Appends an event whose seq nobody reads (a planner's turn text): in a transaction it rides the next round trip. */
+  async record(taskId: string, kind: TaskEventKind, text: string, at: string): Promise<void> {
+    await this.log.append(taskId, (session) => session.defer(RECORD, [taskId, kind, text, at, taskId]));
+    if (INBOX_KINDS.includes(kind)) this.inboxWritten(taskId);
   }
 
   /** Events after `afterSeq`, oldest first. */

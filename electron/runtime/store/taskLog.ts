@@ -32,6 +32,7 @@ export class TaskLogLock {
   }
 }
 
+// Nobody reads the lock's result: it may ride with the writes it protects (one round trip).
 function lockTaskLog(session: SqlSession, taskId: string): Promise<unknown> {
-  return session.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 7)) AS locked', [`task-log:${taskId}`]);
+  return session.defer('SELECT pg_advisory_xact_lock(hashtextextended(?, 7))', [`task-log:${taskId}`]);
 }

@@ -143,7 +143,7 @@ export class TaskRepo {
   }
 
   async setUsage(id: string, usage: Usage, at: string): Promise<void> {
-    await this.db.run('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?', [toJson(usage), at, id]);
+    await this.db.defer('UPDATE tasks SET usage = ?, updated_at = ? WHERE id = ?', [toJson(usage), at, id]);
   }
 
   async setChecks(id: string, checks: Task['checks'], at: string): Promise<void> {

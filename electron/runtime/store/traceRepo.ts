@@ -25,6 +25,8 @@ const APPEND = `INSERT INTO trace_events (task_id, seq, ts, type, step_id, data)
   SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM trace_events WHERE task_id = ?
   RETURNING seq`;
 
+const RECORD = APPEND.replace(/\s*RETURNING seq$/, '');
+
 /** The append-only trace: per task, events numbered 1, 2, 3… in the order they happened. */
 export class TraceRepo {
   private readonly log: TaskLogLock;
@@ -37,6 +39,12 @@ export class TraceRepo {
   async append(taskId: string, type: TraceEventType, data: Record<string, unknown>, ts: string, stepId?: string): Promise<number> {
     const values = [taskId, ts, type, stepId ?? null, JSON.stringify(data), taskId];
     return this.log.append(taskId, async (session) => (await session.get<{ seq: number }>(APPEND, values))!.seq);
+  }
+
+  /** Appends an already-redacted event whose seq nobody reads: in a transaction it rides the next round trip. */
+  async record(taskId: string, type: TraceEventType, data: Record<string, unknown>, ts: string, stepId?: string): Promise<void> {
+    const values = [taskId, ts, type, stepId ?? null, JSON.stringify(data), taskId];
+    await this.log.append(taskId, (session) => session.defer(RECORD, values));
   }
 
   /** The most recent event of one type, if any. */

@@ -12,17 +12,12 @@ export class TraceLog {
   ) {}
 
   /**
-   * Appends an event; returns its seq. `into` is the trace repository of a transaction the event
-   * belongs to (it lands with it, or not at all); without it the event commits on its own.
+   * Appends an event. `into` is the trace repository of a transaction the event belongs to (it
+   * lands with it, or not at all, riding that transaction's next round trip on PostgreSQL);
+   * without it the event commits on its own.
    */
-  append(
-    taskId: string,
-    type: TraceEventType,
-    data: Record<string, unknown>,
-    stepId?: string,
-    into: TraceRepo = this.repo,
-  ): Promise<number> {
-    return into.append(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
+  append(taskId: string, type: TraceEventType, data: Record<string, unknown>, stepId?: string, into: TraceRepo = this.repo): Promise<void> {
+    return into.record(taskId, type, this.redactor.value(data), isoAt(this.clock.now()), stepId);
   }
 
   /** The most recent event of one type. */

@@ -102,15 +102,32 @@ export interface PlannerStateStore {
   inbox(afterSeq: number): Promise<{ seq: number; text: string }[]>;
 }
 
+/**
+ * How often a planner on PostgreSQL reads its inbox when this process wrote nothing to it: a
+ * message sent from another process waits at most this long (the same as a pause or cancel);
+ * one sent here is read at once. On SQLite the read costs microseconds, so it happens each turn.
+ */
+const INBOX_POLL_MS = 100;
+
 /** A task's planner state in the runtime's store; its inbox is the task's `user.message` and `hook.context` events. */
 export function storedPlannerState(store: Store, taskId: string, clock: Clock): PlannerStateStore {
+  let inboxReadAt = -Infinity; // real time: an I/O throttle, not task time
+  const inboxMayHaveNews = () => {
+    const news = store.inboxNews.take(taskId);
+    if (store.dialect === 'sqlite' || news || performance.now() - inboxReadAt >= INBOX_POLL_MS) {
+      inboxReadAt = performance.now();
+      return true;
+    }
+    return false;
+  };
   const save = (repos: Repos, write: Omit<PlannerStateWrite, 'version'>) =>
     new PlannerStateRepo(repos.sql).save(taskId, extend(write, { version: PLANNER_STATE_VERSION }));
   return {
     load: () => new PlannerStateRepo(store.sql).load(taskId),
     save: (write, into) => (into ? save(into, write) : store.transaction((tx) => save(tx, write))),
     now: () => isoAt(clock.now()),
-    inbox: async (afterSeq) => (await store.events.inbox(taskId, afterSeq)).map((e) => ({ seq: e.seq, text: e.text })),
+    inbox: async (afterSeq) =>
+      inboxMayHaveNews() ? (await store.events.inbox(taskId, afterSeq)).map((e) => ({ seq: e.seq, text: e.text })) : [],
   };
 }
 

@@ -54,16 +54,20 @@ export class PostgresDatabase implements SqlDatabase {
     return sessionOf(this.pool, this.sqlText).exec(sql);
   }
 
+  defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
+    return sessionOf(this.pool, this.sqlText).defer(sql, params);
+  }
+
   async transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     // A connection lost while checked out is reported here, not thrown at the process: the statement in flight fails with it.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
+    const tx = new BatchingTransaction(client, this.sqlText);
     try {
-      await client.query('BEGIN');
-      const result = await fn(sessionOf(client, this.sqlText));
-      await client.query('COMMIT');
+      const result = await fn(tx.session);
+      await tx.commit();
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
@@ -129,6 +133,77 @@ function sessionOf(queryable: pg.Pool | pg.PoolClient, sqlText: Map<string, stri
     get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
       (await query<T & pg.QueryResultRow>(sql, params)).rows[0] as T | undefined,
     run: async (sql: string, params: readonly SqlValue[] = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+    defer: async (sql: string, params: readonly SqlValue[] = []) => void (await query(sql, params)),
     exec: async (sql: string) => void (await queryable.query(sql)),
   };
+}
+
+/**
+ * A transaction on one client whose deferred writes — and its BEGIN — wait as text and go with the
+ * next statement or with the COMMIT, in one simple-protocol query: a commit of a step, its trace
+ * events and its planner turn is one or two round trips, not one per statement. Values are inlined
+ * as quoted literals (`escapeLiteral`), as a parameter would be sent: text the server reads in the
+ * statement's context. Statements with no deferred writes before them go as parameterized queries.
+ */
+class BatchingTransaction {
+  private pending: string[] = ['BEGIN'];
+  /** True once BEGIN went to the server. */
+  private begun = false;
+  readonly session: SqlSession;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly sqlText: Map<string, string>,
+  ) {
+    const direct = sessionOf(client, sqlText);
+    this.session = {
+      dialect: 'postgres',
+      all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        this.pending.length === 0 ? direct.all<T>(sql, params) : ((await this.sendWith(sql, params)).rows as T[]),
+      get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        this.pending.length === 0 ? direct.get<T>(sql, params) : ((await this.sendWith(sql, params)).rows[0] as T | undefined),
+      run: async (sql: string, params: readonly SqlValue[] = []) =>
+        this.pending.length === 0 ? direct.run(sql, params) : { changes: (await this.sendWith(sql, params)).rowCount ?? 0 },
+      defer: async (sql: string, params: readonly SqlValue[] = []) => void this.pending.push(this.inline(sql, params)),
+      exec: async (sql: string) => void (this.pending.length === 0 ? await direct.exec(sql) : await this.sendWith(sql, [])),
+    };
+  }
+
+  /** Everything still waiting, then COMMIT: the transaction's last round trip. */
+  async commit(): Promise<void> {
+    if (!this.begun && this.pending.length === 1) {
+      this.pending = []; // nothing was asked: no transaction was begun on the server
+      return;
+    }
+    this.pending.push('COMMIT');
+    await this.flush();
+  }
+
+  /** The waiting statements and this one, in one query; this one's result. */
+  private async sendWith(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+    this.pending.push(this.inline(sql, params));
+    return this.flush();
+  }
+
+  private async flush(): Promise<pg.QueryResult> {
+    const text = this.pending.join(';\n');
+    this.pending = [];
+    this.begun = true;
+    const result = (await this.client.query(text)) as pg.QueryResult | pg.QueryResult[];
+    return Array.isArray(result) ? result.at(-1)! : result;
+  }
+
+  private inline(sql: string, params: readonly SqlValue[]): string {
+    let numbered = this.sqlText.get(sql);
+    if (numbered === undefined) this.sqlText.set(sql, (numbered = numberedPlaceholders(sql)));
+    if (params.length === 0) return numbered;
+    return numbered.replace(/\$(\d+)/g, (_, n: string) => this.literal(params[Number(n) - 1]));
+  }
+
+  private literal(value: SqlValue | undefined): string {
+    if (value === null || value === undefined) return 'NULL';
+    if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`cannot store ${value}`);
+    return this.client.escapeLiteral(String(value));
+  }
 }

@@ -28,6 +28,7 @@ function redactingSession(inner: SqlSession, redactor: Redactor): SqlSession {
     all: (sql, params) => inner.all(sql, clean(params)),
     get: (sql, params) => inner.get(sql, clean(params)),
     run: (sql, params) => inner.run(sql, clean(params)),
+    defer: (sql, params) => inner.defer(sql, clean(params)),
     exec: (sql) => inner.exec(sql),
   };
 }

@@ -21,6 +21,12 @@ export interface SqlSession {
   /** The first row, or undefined. */
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: readonly SqlValue[]): Promise<SqlResult>;
+  /**
+   * A write whose result nobody reads (a step row, a trace event): inside a PostgreSQL transaction
+   * it is sent with the next statement or the commit, so a commit of many writes is one or two
+   * round trips; elsewhere it runs now. Its error, if any, fails the transaction at that point.
+   */
+  defer(sql: string, params?: readonly SqlValue[]): Promise<void>;
   /** Several statements with no parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

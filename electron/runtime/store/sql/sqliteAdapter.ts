@@ -38,6 +38,10 @@ export class SqliteDatabase implements SqlDatabase {
     return this.holding ? this.afterHeld(() => this.session.run(sql, params)) : this.session.run(sql, params);
   }
 
+  defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
+    return this.holding ? this.afterHeld(() => this.session.defer(sql, params)) : this.session.defer(sql, params);
+  }
+
   exec(sql: string): Promise<void> {
     return this.holding ? this.afterHeld(() => this.session.exec(sql)) : this.session.exec(sql);
   }
@@ -84,6 +88,8 @@ export class SqliteDatabase implements SqlDatabase {
     all: <T>(sql: string, params: readonly SqlValue[] = []) => settled(() => this.prepared(sql).all(...params) as T[]),
     get: <T>(sql: string, params: readonly SqlValue[] = []) => settled(() => this.prepared(sql).get(...params) as T | undefined),
     run: (sql: string, params: readonly SqlValue[] = []) => settled(() => ({ changes: this.prepared(sql).run(...params).changes })),
+    // In-process: nothing to save by waiting.
+    defer: (sql: string, params: readonly SqlValue[] = []) => settled(() => void this.prepared(sql).run(...params)),
     exec: (sql: string) => settled(() => void this.db.exec(sql)),
   };
 

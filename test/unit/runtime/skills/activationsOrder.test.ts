@@ -18,6 +18,7 @@ function steps() {
     get: <T>(_sql: string, params?: readonly SqlValue[]): Promise<T | undefined> =>
       Promise.resolve({ output: outputs.get(String(params?.[0])) ?? null } as T),
     run: () => Promise.resolve({ changes: 0 }),
+    defer: () => Promise.resolve(),
     exec: () => Promise.resolve(),
   };
   return {

@@ -148,6 +148,38 @@ describe.each(adapters)('the store port on $name', ({ name, skip, target }) => {
     expect(await db.all('SELECT name FROM agents')).toEqual([{ name: 'outside' }]);
   });
 
+  run('deferred writes land in order with the transaction, values exactly as given, and are read back inside it', async () => {
+    const db = await (await target()).open();
+    await migrateDatabase(db);
+    const insert = "INSERT INTO agents (name, spec, created_at, updated_at) VALUES (?, ?, 'now', 'now')";
+    const tricky = ["it's", 'back\\slash \\x00 $1 ?', '价格 ¥12', "'; DROP TABLE agents; --", '-5', ''];
+    const read = await db.transaction(async (tx) => {
+      for (const [i, text] of tricky.entries()) await tx.defer(insert, [`a${i}`, text]);
+      await tx.defer('UPDATE agents SET updated_at = ? WHERE name = ?', ['later', 'a0']);
+      return tx.all<{ name: string; spec: string }>('SELECT name, spec FROM agents ORDER BY name');
+    });
+    expect(read.map((r) => r.spec)).toEqual(tricky);
+    expect(await db.all('SELECT name, spec, updated_at FROM agents ORDER BY name')).toEqual(
+      tricky.map((spec, i) => ({ name: `a${i}`, spec, updated_at: i === 0 ? 'later' : 'now' })),
+    );
+  });
+
+  run('a deferred write that fails fails its transaction: nothing of it lands', async () => {
+    const db = await (await target()).open();
+    await migrateDatabase(db);
+    const insert = "INSERT INTO agents (name, spec, created_at, updated_at) VALUES (?, '{}', 'now', 'now')";
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.defer(insert, ['first']);
+        await tx.defer(insert, ['first']); // the same key: refused by the table
+      }),
+    ).rejects.toThrow(/unique|UNIQUE/);
+    expect(await db.all('SELECT name FROM agents')).toEqual([]);
+    // The connection is clean for the next transaction.
+    await db.transaction(async (tx) => tx.defer(insert, ['second']));
+    expect(await db.all('SELECT name FROM agents')).toEqual([{ name: 'second' }]);
+  });
+
   run('keeps a known secret out of every row, and finds it by the same value', async () => {
     const redactor = new Redactor();
     redactor.add('provider-key', 'sk-live-4242424242');
