@@ -10,6 +10,7 @@ import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
 import { registerBenchWatch } from './benchWatch.js';
+import { benchStoreKind, withBenchStore } from './benchStore.js';
 import { benchModelSteps } from './benchStepModel.js';
 import { openBenchRuntime, benchMachine } from './benchRuntime.js';
 import { median, round } from './benchStats.js';
@@ -107,16 +108,22 @@ export function registerBench(program: Command): void {
     .option('--planner <kind>', 'playbook, or model: a goal task through the LLM planner with an in-process model', 'playbook')
     .option('--steps <n>', 'number of steps (model: comma-separated sizes)', '')
     .option('--runs <n>', 'timed runs of the playbook bench (the median is reported)', '5')
+    .option(
+      '--store <kind>',
+      'sqlite (a fresh file), or postgres (a fresh database on the server AGENT_DESK_DATABASE_URL names); default: postgres when that is set',
+    )
     .option('--json', 'print JSON (the default)')
-    .action(async (opts: { planner: string; steps: string; runs: string; json?: boolean }) => {
+    .action(async (opts: { planner: string; steps: string; runs: string; store?: string; json?: boolean }) => {
       try {
         if (opts.planner !== 'playbook' && opts.planner !== 'model') {
           throw new AgentDeskError('invalid_params', `--planner must be playbook or model, not "${opts.planner}"`);
         }
-        const figures =
+        const store = benchStoreKind(opts.store ?? (postgresUrl({ kind: 'sqlite' }) ? 'postgres' : 'sqlite'));
+        const figures = await withBenchStore(store, () =>
           opts.planner === 'model'
-            ? await benchModelSteps((opts.steps || '1000,10000').split(',').map(Number))
-            : await benchStep(Number(opts.steps || '1000'), Number(opts.runs));
+            ? benchModelSteps((opts.steps || '1000,10000').split(',').map(Number))
+            : benchStep(Number(opts.steps || '1000'), Number(opts.runs)),
+        );
         if (opts.json) printJson(figures);
         else console.log(JSON.stringify(figures));
       } catch (error) {

@@ -138,6 +138,7 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   }
   return {
     planner: 'model',
+    store: process.env.AGENT_DESK_DATABASE_URL ? 'postgres' : 'sqlite',
     path: 'the product assembly + goals module (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
     runs,
     early: `mean of steps ${EARLY.from}-${EARLY.to}`,

@@ -52,10 +52,18 @@ export class CommitQueue {
     this.pending.push(fn);
   }
 
-  /** Commits what is queued now, unless `lazy` and the batch may still wait for a later write to carry it. */
+  /**
+   * Commits what is queued now, unless `lazy` and the batch may still wait for a later write to
+   * carry it. A full lazy batch commits without holding its caller: the caller waits only for the
+   * batch before it (at most one commit in flight behind the run; a failure is reported by the next write).
+   */
   settle(lazy: boolean): Promise<void> {
-    const stale = this.clock.now() - this.pendingSince >= WRITE_BATCH_MS;
-    if (!lazy || this.pending.length >= WRITE_BATCH || stale) return this.flush();
+    if (!lazy) return this.flush();
+    if (this.pending.length >= WRITE_BATCH || this.clock.now() - this.pendingSince >= WRITE_BATCH_MS) {
+      const before = this.committing;
+      this.flush().catch((error: unknown) => (this.flushError ??= error));
+      return before;
+    }
     this.flushTimer ??= this.armFlushTimer();
     return Promise.resolve();
   }

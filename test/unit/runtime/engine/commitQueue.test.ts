@@ -44,18 +44,34 @@ describe("a run's commit queue", () => {
     expect(committed()).toBe('1,2,3');
   });
 
-  it('lazy writes commit on their own once 64 are queued', async () => {
+  it('lazy writes commit on their own once 64 are queued, without holding the writer for it', async () => {
     for (let i = 1; i <= 63; i++) await queue.write(insert(i), true);
     expect(committed()).toBe('');
     await queue.write(insert(64), true);
-    expect(committed().split(',')).toHaveLength(64);
+    await vi.waitFor(() => expect(committed().split(',')).toHaveLength(64));
   });
 
   it('a lazy write older than the batch window goes with the next lazy write', async () => {
     await queue.write(insert(1), true);
     clock.advance(50);
     await queue.write(insert(2), true);
-    expect(committed()).toBe('1,2');
+    await vi.waitFor(() => expect(committed()).toBe('1,2'));
+  });
+
+  it('a full lazy batch waits for the one before it: at most one commit in flight behind the writer', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await queue.write(async (tx) => (await held, insert(0)(tx)), true); // the first batch's commit hangs on it
+    for (let i = 1; i <= 63; i++) await queue.write(insert(i), true); // the 64th write sets it off, and returns
+    for (let i = 64; i <= 126; i++) await queue.write(insert(i), true);
+    let secondReturned = false;
+    const second = queue.write(insert(127), true).then(() => (secondReturned = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(secondReturned).toBe(false); // the second full batch waits for the first
+    release();
+    await second;
+    await queue.flush();
+    expect(committed().split(',')).toHaveLength(128);
   });
 
   it('with no later write, the timer commits what waits', async () => {

@@ -39,7 +39,7 @@ function watchOver(store: unknown, intervalMs: number) {
   const bus = createEventBus();
   const news: EventFrame[] = [];
   bus.on({}, (frame) => news.push(frame), { elsewhere: true });
-  const core = { store, bus, approvals: { get: async () => undefined }, clock: systemClock };
+  const core = { store, bus, approvals: { get: async () => undefined }, clock: systemClock, engine: { isRunningHere: () => false } };
   return { module: storeWatchModule(core as never, { intervalMs }), news };
 }
 
