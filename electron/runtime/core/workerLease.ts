@@ -7,6 +7,8 @@ import type { SqlSession } from '../store/sql/sqlPort.js';
 
 /** How long a heartbeat holds a worker's leases; it is renewed three times within. */
 export const DEFAULT_LEASE_MS = 15_000;
+/** Dead workers are looked for at most this often (each claim asks; a busy worker claims many times a second). */
+const REAP_EVERY_MS = 1_000;
 
 export interface WorkerLeaseOptions {
   /** The newest planner-state version this build reads. */
@@ -31,6 +33,7 @@ export class WorkerLease implements RunnerLease {
   private beating: Promise<void> = Promise.resolve();
   private ok = true;
   private closed = false;
+  private reapedAt = -Infinity;
   readonly plannerVersion: number;
   private readonly leaseMs: number;
   private readonly pid: number;
@@ -62,6 +65,8 @@ export class WorkerLease implements RunnerLease {
 
   async reap(): Promise<void> {
     await this.ensureRegistered();
+    if (performance.now() - this.reapedAt < REAP_EVERY_MS) return;
+    this.reapedAt = performance.now();
     await this.repo.removeStale(this.freshSince());
     for (const other of await this.repo.onHost(this.host, this.current)) {
       if (other.pid !== this.pid && !processIsAlive(other.pid)) await this.repo.remove(other.id);
