@@ -39,11 +39,13 @@ export function registerApprovals(program: Command): void {
             by,
           );
           if (opts.json) printJson(decided);
-          // A `serve` or `worker` on this data folder hears the decision and goes on by itself; resuming by hand then only reports.
-          else
+          // A `serve` or `worker` on this store hears the decision and goes on by itself; resuming by hand then only reports.
+          else {
+            const where = rt.store.dialect === 'postgres' ? 'on this database' : 'on this data folder';
             console.log(
-              `${decided.id} ${decided.status}. A running serve or worker on this data folder continues it; otherwise: ${cliName()} run --resume ${decided.taskId}`,
+              `${decided.id} ${decided.status}. A running serve or worker ${where} continues it; otherwise: ${cliName()} run --resume ${decided.taskId}`,
             );
+          }
         });
       });
   }
