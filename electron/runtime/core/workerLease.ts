@@ -73,7 +73,7 @@ export class WorkerLease implements RunnerLease {
     }
   }
 
-  /** True while worker `id` holds its leases (this one included): a fresh heartbeat, or a live process on this machine. */
+  /** True while worker `id` holds its leases (this one included): a fresh heartbeat, once dead processes on this machine are reaped. */
   async isLive(id: string): Promise<boolean> {
     await this.reap();
     const row = await this.repo.get(id);
@@ -89,7 +89,11 @@ export class WorkerLease implements RunnerLease {
   }
 
   private ensureRegistered(): Promise<void> {
-    this.registered ??= this.register();
+    // A registration that failed (the store away) is tried again by the next caller.
+    this.registered ??= this.register().catch((error: unknown) => {
+      this.registered = undefined;
+      throw error;
+    });
     return this.registered;
   }
 
@@ -116,9 +120,9 @@ export class WorkerLease implements RunnerLease {
       // Another worker found this one stale and took what it held: a new id, and every run here stops.
       const lost = this.current;
       this.current = newWorkerId(this.pid);
-      this.registered = this.register();
-      await this.registered;
+      this.registered = undefined;
       this.options.onLost?.(`worker ${lost} lost its leases (its heartbeat was late by more than ${this.leaseMs} ms)`);
+      await this.ensureRegistered();
     } catch (error) {
       this.health(false, error);
     }
