@@ -57,25 +57,26 @@ export function takeoverHandlers(
       desktops.require(p.taskId).takenOver = false;
       return rt.engine.resume(p.taskId);
     },
-    'screen.input': async (p) => {
-      const session = desktops.require(p.taskId);
-      const task: Task = await rt.engine.get(p.taskId);
-      if (!session.takenOver || isTerminal(task.state))
-        throw new AgentDeskError(
-          'conflict',
-          `task ${p.taskId} is not taken over (${task.state}): call tasks.takeover first; until then the agent drives its desktop`,
-        );
-      if (rt.engine.isRunningHere(p.taskId))
-        throw new AgentDeskError(
-          'conflict',
-          `the agent of task ${p.taskId} is still finishing its current step; try again when it is paused`,
-        );
-      if (p.secret && p.action.action === 'type' && p.action.text.length >= 4) rt.redactor.add('typed_by_user', p.action.text);
-      const clock = rt.clock;
-      const deps = { store: rt.store, trace: rt.trace, redactor: rt.redactor, clock, emit: rt.bus.emit.bind(rt.bus) };
-      const args = recordedArgs(p.action, p.secret);
-      // A person's inputs reach the desktop in the order they were sent (keys, composed text, pastes).
-      return inOrder(p.taskId, async () => {
+    // A person's inputs reach the desktop in the order they were sent (keys, composed text, pastes):
+    // the order is taken on arrival, before the first await (a read may wait behind a commit).
+    'screen.input': (p) =>
+      inOrder(p.taskId, async () => {
+        const session = desktops.require(p.taskId);
+        const task: Task = await rt.engine.get(p.taskId);
+        if (!session.takenOver || isTerminal(task.state))
+          throw new AgentDeskError(
+            'conflict',
+            `task ${p.taskId} is not taken over (${task.state}): call tasks.takeover first; until then the agent drives its desktop`,
+          );
+        if (rt.engine.isRunningHere(p.taskId))
+          throw new AgentDeskError(
+            'conflict',
+            `the agent of task ${p.taskId} is still finishing its current step; try again when it is paused`,
+          );
+        if (p.secret && p.action.action === 'type' && p.action.text.length >= 4) rt.redactor.add('typed_by_user', p.action.text);
+        const clock = rt.clock;
+        const deps = { store: rt.store, trace: rt.trace, redactor: rt.redactor, clock, emit: rt.bus.emit.bind(rt.bus) };
+        const args = recordedArgs(p.action, p.secret);
         const startedAt = clock.now();
         try {
           const output = await performAction(session, p.action, frames);
@@ -84,8 +85,7 @@ export function takeoverHandlers(
           await recordUserStep(deps, p.taskId, { tool: USER_ACTION_TOOL, args, error: toErrorShape(error).message, startedAt });
           throw error;
         }
-      });
-    },
+      }),
   };
 }
 

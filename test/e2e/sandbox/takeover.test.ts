@@ -66,15 +66,26 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
     expect(latest.result?.seq).toBeGreaterThanOrEqual(before);
     expect(Buffer.from(latest.result!.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8])); // JPEG
 
+    // Sent back to back while a commit holds the store: the first waits for it to read the task,
+    // the second does not — they still reach the desktop in the order sent.
+    let release!: () => void;
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const holding = h.rt.store.transaction(() => new Promise<void>((resolve) => ((release = resolve), entered())));
+    await inside;
+    const firstPart = call<{ step: Step }>('screen.input', { taskId: task.id, action: { action: 'type', text: 'typed by ' } });
+    release();
+    await holding;
     const typed = await call<{ step: Step }>('screen.input', {
       taskId: task.id,
-      action: { action: 'type', text: 'typed by a person 你好' },
+      action: { action: 'type', text: 'a person 你好' },
     });
+    expect((await firstPart).error).toBeUndefined();
     expect(typed.error).toBeUndefined();
     expect(typed.result!.step).toMatchObject({
       tool: 'gui.user_action',
       status: 'completed',
-      args: { action: 'type', text: 'typed by a person 你好' },
+      args: { action: 'type', text: 'a person 你好' },
     });
     const hidden = await call<{ step: Step }>('screen.input', {
       taskId: task.id,
@@ -85,9 +96,10 @@ describe.skipIf(skip)('human takeover and the live view (real container)', () =>
 
     const got = await call<{ steps: Step[] }>('tasks.get', { taskId: task.id });
     const userSteps = got.result!.steps.filter((s) => s.tool === 'gui.user_action');
-    expect(userSteps.map((s) => s.status)).toEqual(['completed', 'completed']);
+    expect(userSteps.map((s) => s.status)).toEqual(['completed', 'completed', 'completed']);
     const trace = await call<{ events: TraceEvent[] }>('traces.get', { taskId: task.id, limit: 1000 });
     expect(trace.result!.events.filter((e) => e.data.actor === 'user').map((e) => [e.type, e.data.tool])).toEqual([
+      ['step.completed', 'gui.user_action'],
       ['step.completed', 'gui.user_action'],
       ['step.completed', 'gui.user_action'],
     ]);
