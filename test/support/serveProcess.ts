@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { connectGateway, type GatewayClient } from '../../electron/capabilities/transports/wsClient.js';
 import type { Task, TaskState } from '../../electron/contract/index.js';
@@ -31,6 +32,20 @@ export function readGatewayInfo(home: string, pid: number): GatewayInfo | undefi
     return undefined; // not written yet, or half written
   }
   return info.pid === pid ? info : undefined;
+}
+
+/** A port free right now, so a restarted serve can listen where an open page expects it. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `startServe` on a fixed port (a restart comes back where the page expects it). */
+export function startServeOn(sandbox: CliSandbox, port: number, more: readonly string[] = []): Promise<ServeProcess> {
+  return startServe(sandbox, 30_000, [...more, '--port', String(port)]);
 }
 
 /** Starts `agent-desk serve --port 0` (and `more` options) in the sandbox and waits until it announced its gateway. */

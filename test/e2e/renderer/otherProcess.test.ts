@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { examplePlaybook } from '../../support/cliSandbox.js';
+import { examplePlaybook, type CliSandbox } from '../../support/cliSandbox.js';
 import { createTestDatabase } from '../../support/postgres.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, waitForTaskState } from '../../support/serveProcess.js';
@@ -13,30 +13,7 @@ const ui = useUiSession(skip);
 describe.skipIf(skip)(`a task another process runs, in the open web UI${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a CLI `run` beside serve shows up without a reload, asks for its approval there, and the approval finishes it', async () => {
     requireBuiltUi();
-    const cli = ui.home();
-    const serve = await startServe(cli);
-    const { page, problems } = await openUi(ui.browser, serve);
-    const client = await serve.connect();
-    try {
-      await page.waitForSelector('[data-testid="state-empty"]', WAIT);
-      // Another process on the same data folder: it creates the task, runs it to its delete, and leaves it waiting.
-      const run = await cli.run(['run', examplePlaybook('cleanup-old-logs.yaml'), '--no-interactive', '--json']);
-      const taskId = (JSON.parse(run.stdout) as { task: { id: string } }).task.id;
-      await page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' }).waitFor(WAIT);
-      await page.getByRole('dialog').waitFor(WAIT); // its approval, raised in the CLI's process
-      await shot(page, 'other-process-approval');
-      await page.getByTestId('approve').click();
-      const done = await waitForTaskState(client, taskId, ['succeeded']);
-      expect(done.checks.every((c) => c.passed)).toBe(true);
-      await page
-        .locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' })
-        .filter({ hasText: /succeeded/i })
-        .waitFor(WAIT);
-      expect(problems).toEqual([]);
-    } finally {
-      await client.close();
-      await page.context().close();
-    }
+    await cliRunBesideServe(ui.home(), 'other-process-approval');
   });
 
   it('on a gateway with no worker, a task a worker runs shows up, its approval is answered there, and the worker finishes it', async () => {
@@ -77,27 +54,40 @@ describe.skipIf(skip)(`a task another process runs, in the open web UI${skip ? `
       const cli = ui.home();
       const database = await createTestDatabase();
       writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify({ store: { kind: 'postgres', url: database.url } }));
-      const serve = await startServe(cli);
-      const { page, problems } = await openUi(ui.browser, serve);
-      const client = await serve.connect();
       try {
-        await page.waitForSelector('[data-testid="state-empty"]', WAIT);
-        const run = await cli.run(['run', examplePlaybook('cleanup-old-logs.yaml'), '--no-interactive', '--json']);
-        const taskId = (JSON.parse(run.stdout) as { task: { id: string } }).task.id;
-        const row = page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' });
-        await row.waitFor(WAIT);
-        await page.getByRole('dialog').waitFor(WAIT); // raised in the CLI's process, heard through the store's notices
-        await page.getByTestId('approve').click();
-        const done = await waitForTaskState(client, taskId, ['succeeded']);
-        expect(done.checks.every((c) => c.passed)).toBe(true);
-        await row.filter({ hasText: /succeeded/i }).waitFor(WAIT);
-        expect(problems).toEqual([]);
+        await cliRunBesideServe(cli); // its approval is heard through the store's notices there
       } finally {
-        await client.close();
-        await page.context().close();
-        await serve.child.kill('SIGTERM');
         await database.drop();
       }
     },
   );
 });
+
+/**
+ * `serve` with the web UI open, and a CLI `run` on the same store: the task shows up without a
+ * reload, its approval (raised in the CLI's process) is answered on the page, and it finishes.
+ */
+async function cliRunBesideServe(cli: CliSandbox, screenshot?: string): Promise<void> {
+  const serve = await startServe(cli);
+  const { page, problems } = await openUi(ui.browser, serve);
+  const client = await serve.connect();
+  try {
+    await page.waitForSelector('[data-testid="state-empty"]', WAIT);
+    // Another process on the same store: it creates the task, runs it to its delete, and leaves it waiting.
+    const run = await cli.run(['run', examplePlaybook('cleanup-old-logs.yaml'), '--no-interactive', '--json']);
+    const taskId = (JSON.parse(run.stdout) as { task: { id: string } }).task.id;
+    const row = page.locator('[data-testid="task-list"] tbody tr', { hasText: 'cleanup-old-logs' });
+    await row.waitFor(WAIT);
+    await page.getByRole('dialog').waitFor(WAIT); // its approval, raised in the CLI's process
+    if (screenshot) await shot(page, screenshot);
+    await page.getByTestId('approve').click();
+    const done = await waitForTaskState(client, taskId, ['succeeded']);
+    expect(done.checks.every((c) => c.passed)).toBe(true);
+    await row.filter({ hasText: /succeeded/i }).waitFor(WAIT);
+    expect(problems).toEqual([]);
+  } finally {
+    await client.close();
+    await page.context().close();
+    await serve.child.kill('SIGTERM');
+  }
+}

@@ -1,45 +1,18 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { connectGateway } from '../../../electron/capabilities/transports/wsClient.js';
-import type { CliSandbox } from '../../support/cliSandbox.js';
-import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
-import { readGatewayInfo } from '../../support/serveProcess.js';
+import { freePort, startServeOn } from '../../support/serveProcess.js';
 import { openUi, requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
 const ui = useUiSession(skip);
 const NOTE = 'name: after-restart\nsteps:\n  - id: note\n    tool: fs.write\n    args: { path: note.txt, content: hi }\n';
 
-/** A port free right now, so a restarted serve can listen where the page expects it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** `agent-desk serve --port <port>` once it announced itself in gateway.json. */
-async function serveOn(cli: CliSandbox, port: number) {
-  const child = cli.spawn(['serve', '--port', String(port)]);
-  const info = await pollUntil(`serve on ${port}`, () => {
-    if (!child.running) throw new Error(`serve ended early.\n${child.describe()}`);
-    return readGatewayInfo(cli.home, child.pid);
-  });
-  return {
-    child,
-    info,
-    connect: () => connectGateway(info.url, info.token),
-  };
-}
-
 describe.skipIf(skip)(`the UI never strands the user${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('the server restarted under an open page: a banner, then it reconnects by itself; a rotated token applies from #token= without a reload', async () => {
     requireBuiltUi();
     const cli = ui.home();
     const port = await freePort();
-    const first = await serveOn(cli, port);
+    const first = await startServeOn(cli, port);
     const { page, problems } = await openUi(ui.browser, first);
     await page.getByTestId('state-empty').waitFor(WAIT);
     await page.evaluate('window.sameDocument = true');
@@ -50,7 +23,7 @@ describe.skipIf(skip)(`the UI never strands the user${skip ? ` (skipped: ${skip}
     await shot(page, 'en-23-connection-lost');
 
     // Restarted on the same port with the same data folder: the token in gateway.json is kept.
-    const second = await serveOn(cli, port);
+    const second = await startServeOn(cli, port);
     expect(second.info.token).toBe(first.info.token);
     await banner.waitFor({ state: 'detached', ...WAIT });
     // Live again, not just quiet: a task created elsewhere appears through the new connection's events.
@@ -68,7 +41,7 @@ describe.skipIf(skip)(`the UI never strands the user${skip ? ` (skipped: ${skip}
     const rotated = await cli.run(['tokens', 'rotate', '--json']);
     const { token } = rotated.json() as { token: string };
     expect(token).not.toBe(first.info.token);
-    const third = await serveOn(cli, port);
+    const third = await startServeOn(cli, port);
     expect(third.info.token).toBe(token);
     await page.getByRole('button', { name: 'Connect' }).waitFor(WAIT);
     await page.evaluate(`window.location.hash = ${JSON.stringify(`#token=${encodeURIComponent(token)}`)}`);

@@ -1,18 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGateway, type GatewayClient } from '../../../electron/capabilities/transports/wsClient.js';
+import type { GatewayClient } from '../../../electron/capabilities/transports/wsClient.js';
 import type { Task } from '../../../electron/contract/index.js';
-import type { CliSandbox } from '../../support/cliSandbox.js';
 import { fixturePlaybook } from '../../support/cliSandbox.js';
 import { EffectsServer } from '../../support/effectsServer.js';
 import { pollUntil } from '../../support/poll.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import type { ChildHandle } from '../../support/processes.js';
 import { missing } from '../../support/requirements.js';
-import { readGatewayInfo, startServe, type ServeProcess } from '../../support/serveProcess.js';
+import { freePort, startServe, startServeOn } from '../../support/serveProcess.js';
 import { openUi, requireBuiltUi, useUiSession, WAIT } from './uiSession.js';
 
 // A team's store, as issue "Past one machine" asks it to hold: three workers and two gateways
@@ -37,24 +35,6 @@ afterEach(async () => {
   server = database = undefined;
 });
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** `serve --no-worker` on a fixed port (a restart comes back where the page expects it). */
-async function gatewayOn(cli: CliSandbox, port: number): Promise<ServeProcess> {
-  const child = cli.spawn(['serve', '--no-worker', '--port', String(port)]);
-  const info = await pollUntil(`serve on ${port}`, () => {
-    if (!child.running) throw new Error(`serve ended early.\n${child.describe()}`);
-    return readGatewayInfo(cli.home, child.pid);
-  });
-  return { child, info, connect: () => connectGateway(info.url, info.token) };
-}
-
 const random = (low: number, high: number) => low + Math.random() * (high - low);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,7 +52,7 @@ describe.skipIf(skip)(`three workers and two gateways on one PostgreSQL${skip ? 
     writeFileSync(path.join(cli.home, 'config.json'), JSON.stringify(config));
 
     const portA = await freePort();
-    let gatewayA = await gatewayOn(cli, portA);
+    let gatewayA = await startServeOn(cli, portA, ['--no-worker']);
     const gatewayB = await startServe(cli, 30_000, ['--no-worker']);
     const startWorker = (): ChildHandle => {
       const worker = cli.spawn(['worker', '--concurrency', '3']);
@@ -118,7 +98,7 @@ describe.skipIf(skip)(`three workers and two gateways on one PostgreSQL${skip ? 
           if (kills === KILLS / 2) {
             clientA.close();
             await gatewayA.child.kill('SIGTERM');
-            gatewayA = await gatewayOn(cli, portA);
+            gatewayA = await startServeOn(cli, portA, ['--no-worker']);
             clientA = await gatewayA.connect();
             restarted = true;
           }

@@ -11,17 +11,29 @@ const skip = missing('docker');
 const driverOf = (image: string, owner: string, lease: WorkerLease) =>
   new SandboxDriver({ image, owner, worker: { id: () => lease.id, isLive: (id) => lease.isLive(id) } });
 
+/** Two registered workers of one store, each with its driver on the same engine; `end` removes what is left. */
+async function twoWorkers(owner: string) {
+  const image = await desktopImage();
+  const store = Store.open(':memory:');
+  const first = new WorkerLease(store.sql, { plannerVersion: 1 });
+  const second = new WorkerLease(store.sql, { plannerVersion: 1 });
+  await first.reap();
+  await second.reap();
+  const a = driverOf(image, owner, first);
+  const b = driverOf(image, owner, second);
+  const end = async () => {
+    for (const s of await b.list()) await b.destroy(s.id).catch(() => undefined);
+    await a.close();
+    await b.close();
+    await second.close();
+    await store.close();
+  };
+  return { first, a, b, end };
+}
+
 describe.skipIf(skip)('desktops of workers sharing a store and a Docker engine', () => {
   it("a live worker's desktop is left alone by the others; once that worker is gone the next owner of its task adopts it as it was", async () => {
-    const image = await desktopImage();
-    const owner = `test-workers-${process.pid}`;
-    const store = Store.open(':memory:');
-    const first = new WorkerLease(store.sql, { plannerVersion: 1 });
-    const second = new WorkerLease(store.sql, { plannerVersion: 1 });
-    await first.reap();
-    await second.reap();
-    const a = driverOf(image, owner, first);
-    const b = driverOf(image, owner, second);
+    const { first, a, b, end } = await twoWorkers(`test-workers-${process.pid}`);
     try {
       const sandbox = await a.create({ task: 'tsk_SHARED' });
       await sandbox.call('files.write', { path: 'mark.txt', data: 'left by the first worker' });
@@ -37,24 +49,12 @@ describe.skipIf(skip)('desktops of workers sharing a store and a Docker engine',
       await adopted!.destroy();
       expect(await b.list()).toEqual([]);
     } finally {
-      for (const s of await b.list()) await b.destroy(s.id).catch(() => undefined);
-      await a.close();
-      await b.close();
-      await second.close();
-      await store.close();
+      await end();
     }
   }, 600_000);
 
   it("a dead worker's idle desktop is reaped by the next, a live worker's is kept", async () => {
-    const image = await desktopImage();
-    const owner = `test-workers-reap-${process.pid}`;
-    const store = Store.open(':memory:');
-    const first = new WorkerLease(store.sql, { plannerVersion: 1 });
-    const second = new WorkerLease(store.sql, { plannerVersion: 1 });
-    await first.reap();
-    await second.reap();
-    const a = driverOf(image, owner, first);
-    const b = driverOf(image, owner, second);
+    const { first, a, b, end } = await twoWorkers(`test-workers-reap-${process.pid}`);
     try {
       const idle = await a.create();
       expect(await b.reapOrphans()).toEqual([]);
@@ -63,11 +63,7 @@ describe.skipIf(skip)('desktops of workers sharing a store and a Docker engine',
       expect(await b.reapOrphans()).toEqual([idle.name]);
       expect(await b.list()).toEqual([]);
     } finally {
-      for (const s of await b.list()) await b.destroy(s.id).catch(() => undefined);
-      await a.close();
-      await b.close();
-      await second.close();
-      await store.close();
+      await end();
     }
   }, 600_000);
 });
