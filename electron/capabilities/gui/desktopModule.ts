@@ -56,7 +56,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
   const desktops = new TaskDesktops({
     owner: sandboxOwnerOf(core.storeName),
     // Workers sharing the store (and a Docker engine) adopt each other's desktops once the creator is gone.
-    worker: { id: () => core.lease.id, isLive: (id) => core.lease.isLive(id) },
+    worker: { id: () => core.lease.id, joined: () => core.lease.joined(), isLive: (id) => core.lease.isLive(id) },
     poolSize,
     egressAllow: sandbox.egressAllow,
     // Origins whose state-changing requests the desktop's egress gate lets pass.

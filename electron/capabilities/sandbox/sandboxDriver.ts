@@ -36,7 +36,10 @@ export interface SandboxDriverOptions {
 
 /** What the driver asks of the runner lease. */
 export interface SandboxWorker {
+  /** The id now (after a lost lease, a new one). */
   id(): string;
+  /** The id once the worker is registered in the store: the one a new container is labelled with. */
+  joined(): Promise<string>;
   isLive(workerId: string): Promise<boolean>;
 }
 
@@ -59,11 +62,12 @@ export class SandboxDriver {
   async create(extra: { task?: string; limits?: Partial<SandboxLimits> } = {}): Promise<DesktopSandbox> {
     const limits = { ...this.limits, ...extra.limits };
     const name = `agent-desk-sbx-${randomBytes(5).toString('hex')}`;
+    const worker = await this.opts.worker?.joined();
     const labels: Record<string, string> = {
       [LABELS.owner]: this.opts.owner,
       [LABELS.pid]: String(process.pid),
       [LABELS.host]: os.hostname(),
-      ...(this.opts.worker && { [LABELS.worker]: this.opts.worker.id() }),
+      ...(worker !== undefined && { [LABELS.worker]: worker }),
       ...(extra.task ? { [LABELS.task]: extra.task } : {}),
     };
     const container = await this.docker.createContainer(hardenedCreateOptions(this.opts.image, limits, labels, name));

@@ -73,6 +73,15 @@ export class WorkerLease implements RunnerLease {
     }
   }
 
+  /**
+   * This worker's id once its row exists: what a label naming it outside the store (a desktop)
+   * must wait for, or another worker looking at it meanwhile finds no such worker and takes it.
+   */
+  async joined(): Promise<string> {
+    await this.ensureRegistered();
+    return this.current;
+  }
+
   /** True while worker `id` holds its leases (this one included): a fresh heartbeat, once dead processes on this machine are reaped. */
   async isLive(id: string): Promise<boolean> {
     await this.reap();

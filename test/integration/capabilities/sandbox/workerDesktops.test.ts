@@ -9,15 +9,18 @@ const skip = missing('docker');
 
 /** A driver labelling its containers with a worker lease of the shared store. */
 const driverOf = (image: string, owner: string, lease: WorkerLease) =>
-  new SandboxDriver({ image, owner, worker: { id: () => lease.id, isLive: (id) => lease.isLive(id) } });
+  new SandboxDriver({ image, owner, worker: { id: () => lease.id, joined: () => lease.joined(), isLive: (id) => lease.isLive(id) } });
 
-/** Two registered workers of one store, each with its driver on the same engine; `end` removes what is left. */
-async function twoWorkers(owner: string) {
+/**
+ * Two workers of one store, each with its driver on the same engine; `end` removes what is left.
+ * The first has not yet registered (claimed nothing) unless `firstJoined`.
+ */
+async function twoWorkers(owner: string, { firstJoined = true } = {}) {
   const image = await desktopImage();
   const store = Store.open(':memory:');
   const first = new WorkerLease(store.sql, { plannerVersion: 1 });
   const second = new WorkerLease(store.sql, { plannerVersion: 1 });
-  await first.reap();
+  if (firstJoined) await first.reap();
   await second.reap();
   const a = driverOf(image, owner, first);
   const b = driverOf(image, owner, second);
@@ -25,6 +28,7 @@ async function twoWorkers(owner: string) {
     for (const s of await b.list()) await b.destroy(s.id).catch(() => undefined);
     await a.close();
     await b.close();
+    await first.close();
     await second.close();
     await store.close();
   };
@@ -62,6 +66,17 @@ describe.skipIf(skip)('desktops of workers sharing a store and a Docker engine',
       await first.close();
       expect(await b.reapOrphans()).toEqual([idle.name]);
       expect(await b.list()).toEqual([]);
+    } finally {
+      await end();
+    }
+  }, 600_000);
+
+  it('a desktop made before its worker ever claimed a task (a warm pool at start) is that live worker\'s, not an orphan', async () => {
+    const { a, b, end } = await twoWorkers(`test-workers-warm-${process.pid}`, { firstJoined: false });
+    try {
+      const warm = await a.create();
+      expect(await b.reapOrphans()).toEqual([]);
+      expect((await b.list()).map((s) => s.name)).toEqual([warm.name]);
     } finally {
       await end();
     }
