@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Repos } from '../store/store.js';
 
-/** Completed read-only steps may share a commit: at most this many, this old. */
+/** Lazy writes (a read-only step queues ~5) may share a commit: at most this many writes, this old. */
 const WRITE_BATCH = 64;
 const WRITE_BATCH_MS = 50;
 

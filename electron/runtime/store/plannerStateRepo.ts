@@ -1,5 +1,6 @@
 import type { TaskEventKind } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
+import { numberedLog, upsertRows } from './sql/rowBatch.js';
 import type { SqlSession } from './sql/sqlPort.js';
 import { TaskEventRepo } from './taskEventRepo.js';
 
@@ -21,10 +22,9 @@ export interface PlannerStateWrite {
   at: string;
 }
 
-const UPSERT = `INSERT INTO planner_states (task_id, version, header, updated_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT(task_id) DO UPDATE SET version = excluded.version, header = excluded.header, updated_at = excluded.updated_at`;
-const APPEND_TURN = `INSERT INTO planner_turns (task_id, seq, turn)
-  SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM planner_turns WHERE task_id = ?`;
+// A commit of many steps writes one task's header many times: only the last is sent.
+const headers = upsertRows('planner_states', ['task_id', 'version', 'header', 'updated_at']);
+const turnRows = numberedLog('planner_turns', ['turn']);
 
 /**
  * Planner states of goal tasks: a header row per task and its turns appended one row each, so
@@ -48,8 +48,8 @@ export class PlannerStateRepo {
   }
 
   async save(taskId: string, write: PlannerStateWrite): Promise<void> {
-    for (const turn of write.turns) await this.db.defer(APPEND_TURN, [taskId, toJson(turn), taskId]);
-    await this.db.defer(UPSERT, [taskId, write.version, toJson(write.header), write.at]);
+    for (const turn of write.turns) await this.db.deferRow(turnRows.of(taskId), [taskId, toJson(turn)]);
+    await this.db.deferRow(headers, [taskId, write.version, toJson(write.header), write.at]);
     for (const event of write.events) await this.events.record(taskId, event.kind, event.text, write.at);
     if (write.answer !== undefined)
       await this.db.defer('UPDATE tasks SET answer = ?, updated_at = ? WHERE id = ?', [write.answer, write.at, taskId]);

@@ -1,5 +1,6 @@
 import type { Step, StepStatus } from '../../contract/index.js';
 import { fromJson, toJson } from './jsonColumn.js';
+import { upsertRows } from './sql/rowBatch.js';
 import type { SqlSession, SqlValue } from './sql/sqlPort.js';
 
 interface StepRow {
@@ -111,10 +112,7 @@ const COLUMNS = [
   'duration_ms',
 ] as const;
 
-const UPSERT = `INSERT INTO steps (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'id')
-    .map((c) => `${c} = excluded.${c}`)
-    .join(', ')}`;
+const stepRows = upsertRows('steps', COLUMNS);
 
 /** Steps table: every tool call, written before it runs and again after. */
 export class StepRepo {
@@ -123,8 +121,8 @@ export class StepRepo {
   /** Inserts or replaces the whole step record. */
   async save(step: Step): Promise<void> {
     const row = toRow(step);
-    await this.db.defer(
-      UPSERT,
+    await this.db.deferRow(
+      stepRows,
       COLUMNS.map((c) => row[c]),
     );
   }

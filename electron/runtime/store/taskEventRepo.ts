@@ -1,4 +1,5 @@
 import type { TaskEvent, TaskEventKind } from '../../contract/index.js';
+import { numberedLog } from './sql/rowBatch.js';
 import type { SqlSession } from './sql/sqlPort.js';
 import { TaskLogLock } from './taskLog.js';
 
@@ -13,11 +14,8 @@ interface EventRow {
 const toEvent = (r: EventRow): TaskEvent => ({ taskId: r.task_id, seq: r.seq, kind: r.kind as TaskEventKind, text: r.text, at: r.at });
 
 // The next seq is computed inside the INSERT so two processes (CLI + serve) never collide.
-const APPEND = `INSERT INTO task_events (task_id, seq, kind, text, at)
-  SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM task_events WHERE task_id = ?
-  RETURNING seq`;
-
-const RECORD = APPEND.replace(/\s*RETURNING seq$/, '');
+const eventRows = numberedLog('task_events', ['kind', 'text', 'at']);
+const APPEND = `${eventRows.one} RETURNING seq`;
 
 /** The kinds a planner reads as its inbox. */
 const INBOX_KINDS: readonly TaskEventKind[] = ['user.message', 'hook.context'];
@@ -63,7 +61,7 @@ export class TaskEventRepo {
 
   /** Appends an event whose seq nobody reads (a planner's turn text): in a transaction it rides the next round trip. */
   async record(taskId: string, kind: TaskEventKind, text: string, at: string): Promise<void> {
-    await this.log.append(taskId, (session) => session.defer(RECORD, [taskId, kind, text, at, taskId]));
+    await this.log.append(taskId, (session) => session.deferRow(eventRows.of(taskId), [taskId, kind, text, at]));
     if (INBOX_KINDS.includes(kind)) this.inboxWritten(taskId);
   }
 

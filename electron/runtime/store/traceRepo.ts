@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceEventType } from '../../contract/index.js';
+import { numberedLog } from './sql/rowBatch.js';
 import type { SqlSession } from './sql/sqlPort.js';
 import { TaskLogLock } from './taskLog.js';
 
@@ -21,11 +22,8 @@ const toEvent = (r: TraceRow): TraceEvent => ({
 });
 
 // The next seq is computed inside the INSERT so concurrent writers (CLI + serve) never collide.
-const APPEND = `INSERT INTO trace_events (task_id, seq, ts, type, step_id, data)
-  SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM trace_events WHERE task_id = ?
-  RETURNING seq`;
-
-const RECORD = APPEND.replace(/\s*RETURNING seq$/, '');
+const traceRows = numberedLog('trace_events', ['ts', 'type', 'step_id', 'data']);
+const APPEND = `${traceRows.one} RETURNING seq`;
 
 /** The append-only trace: per task, events numbered 1, 2, 3… in the order they happened. */
 export class TraceRepo {
@@ -43,8 +41,8 @@ export class TraceRepo {
 
   /** Appends an already-redacted event whose seq nobody reads: in a transaction it rides the next round trip. */
   async record(taskId: string, type: TraceEventType, data: Record<string, unknown>, ts: string, stepId?: string): Promise<void> {
-    const values = [taskId, ts, type, stepId ?? null, JSON.stringify(data), taskId];
-    await this.log.append(taskId, (session) => session.defer(RECORD, values));
+    const row = [taskId, ts, type, stepId ?? null, JSON.stringify(data)];
+    await this.log.append(taskId, (session) => session.deferRow(traceRows.of(taskId), row));
   }
 
   /** The most recent event of one type, if any. */

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { numberedPlaceholders } from './placeholders.js';
+import type { RowBatch } from './rowBatch.js';
 import type { SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /** BIGINT (int8) columns come back as numbers: counters, sizes and sequence numbers stay below 2^53. */
@@ -25,6 +26,7 @@ export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly sqlText = new Map<string, string>();
+  private readonly templates = new Map<string, SqlTemplate>();
 
   constructor(private readonly options: PostgresOptions) {
     this.pool = new pg.Pool({
@@ -54,6 +56,10 @@ export class PostgresDatabase implements SqlDatabase {
     return sessionOf(this.pool, this.sqlText).exec(sql);
   }
 
+  deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void> {
+    return sessionOf(this.pool, this.sqlText).deferRow(batch, row);
+  }
+
   defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
     return sessionOf(this.pool, this.sqlText).defer(sql, params);
   }
@@ -64,7 +70,7 @@ export class PostgresDatabase implements SqlDatabase {
     // A connection lost while checked out is reported here, not thrown at the process: the statement in flight fails with it.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
-    const tx = new BatchingTransaction(client, this.sqlText);
+    const tx = new BatchingTransaction(client, this.sqlText, this.templates);
     try {
       const result = await fn(tx.session);
       await tx.commit();
@@ -134,8 +140,23 @@ function sessionOf(queryable: pg.Pool | pg.PoolClient, sqlText: Map<string, stri
       (await query<T & pg.QueryResultRow>(sql, params)).rows[0] as T | undefined,
     run: async (sql: string, params: readonly SqlValue[] = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
     defer: async (sql: string, params: readonly SqlValue[] = []) => void (await query(sql, params)),
+    deferRow: async (batch: RowBatch, row: readonly SqlValue[]) => void (await query(batch.one, [...row, ...batch.after])),
     exec: async (sql: string) => void (await queryable.query(sql)),
   };
+}
+
+/** A statement's text between its placeholders, and which param each placeholder takes. */
+interface SqlTemplate {
+  texts: string[];
+  slots: number[];
+}
+
+/** The waiting rows of one batch key: they go as one statement at the place of the first. */
+interface PendingRows {
+  batch: RowBatch;
+  rows: (readonly SqlValue[])[];
+  /** Where each identity's row is (upserts: a later row replaces it). */
+  at?: Map<string, number>;
 }
 
 /**
@@ -146,14 +167,17 @@ function sessionOf(queryable: pg.Pool | pg.PoolClient, sqlText: Map<string, stri
  * statement's context. Statements with no deferred writes before them go as parameterized queries.
  */
 class BatchingTransaction {
-  private pending: string[] = ['BEGIN'];
+  private pending: (string | PendingRows)[] = ['BEGIN'];
+  /** The pending row batches by key, until the next flush. */
+  private batches = new Map<string, PendingRows>();
   /** True once BEGIN went to the server. */
   private begun = false;
   readonly session: SqlSession;
 
   constructor(
     private readonly client: pg.PoolClient,
-    private readonly sqlText: Map<string, string>,
+    sqlText: Map<string, string>,
+    private readonly templates: Map<string, SqlTemplate>,
   ) {
     const direct = sessionOf(client, sqlText);
     this.session = {
@@ -165,6 +189,7 @@ class BatchingTransaction {
       run: async (sql: string, params: readonly SqlValue[] = []) =>
         this.pending.length === 0 ? direct.run(sql, params) : { changes: (await this.sendWith(sql, params)).rowCount ?? 0 },
       defer: async (sql: string, params: readonly SqlValue[] = []) => void this.pending.push(this.inline(sql, params)),
+      deferRow: async (batch: RowBatch, row: readonly SqlValue[]) => this.addRow(batch, row),
       exec: async (sql: string) => void (this.pending.length === 0 ? await direct.exec(sql) : await this.sendWith(sql, [])),
     };
   }
@@ -185,19 +210,56 @@ class BatchingTransaction {
     return this.flush();
   }
 
+  private addRow(batch: RowBatch, row: readonly SqlValue[]): void {
+    let rows = this.batches.get(batch.key);
+    if (rows === undefined) {
+      rows = { batch, rows: [], ...(batch.identity && { at: new Map<string, number>() }) };
+      this.batches.set(batch.key, rows);
+      this.pending.push(rows);
+    }
+    const identity = batch.identity?.(row);
+    const earlier = identity === undefined ? undefined : rows.at!.get(identity);
+    if (earlier !== undefined) {
+      rows.rows[earlier] = row;
+      return;
+    }
+    if (identity !== undefined) rows.at!.set(identity, rows.rows.length);
+    rows.rows.push(row);
+  }
+
   private async flush(): Promise<pg.QueryResult> {
-    const text = this.pending.join(';\n');
+    const text = this.pending.map((p) => (typeof p === 'string' ? p : this.inlineRows(p))).join(';\n');
     this.pending = [];
+    this.batches = new Map();
     this.begun = true;
     const result = (await this.client.query(text)) as pg.QueryResult | pg.QueryResult[];
     return Array.isArray(result) ? result.at(-1)! : result;
   }
 
   private inline(sql: string, params: readonly SqlValue[]): string {
-    let numbered = this.sqlText.get(sql);
-    if (numbered === undefined) this.sqlText.set(sql, (numbered = numberedPlaceholders(sql)));
-    if (params.length === 0) return numbered;
-    return numbered.replace(/\$(\d+)/g, (_, n: string) => this.literal(params[Number(n) - 1]));
+    const { texts, slots } = this.templateOf(sql);
+    let out = texts[0]!;
+    for (let i = 0; i < slots.length; i++) out += this.literal(params[slots[i]!]) + texts[i + 1]!;
+    return out;
+  }
+
+  /** The statement cut at its placeholders, once per SQL text: a commit inlines thousands of values. */
+  private templateOf(sql: string): SqlTemplate {
+    let template = this.templates.get(sql);
+    if (template === undefined) {
+      const pieces = numberedPlaceholders(sql).split(/\$(\d+)/);
+      template = {
+        texts: pieces.filter((_, i) => i % 2 === 0),
+        slots: pieces.filter((_, i) => i % 2 === 1).map((n) => Number(n) - 1),
+      };
+      this.templates.set(sql, template);
+    }
+    return template;
+  }
+
+  private inlineRows({ batch, rows }: PendingRows): string {
+    if (rows.length === 1) return this.inline(batch.one, [...rows[0]!, ...batch.after]);
+    return this.inline(batch.many(rows.length), [...rows.flat(), ...batch.after]);
   }
 
   private literal(value: SqlValue | undefined): string {

@@ -29,6 +29,7 @@ function redactingSession(inner: SqlSession, redactor: Redactor): SqlSession {
     get: (sql, params) => inner.get(sql, clean(params)),
     run: (sql, params) => inner.run(sql, clean(params)),
     defer: (sql, params) => inner.defer(sql, clean(params)),
+    deferRow: (batch, row) => inner.deferRow(batch, clean(row)!),
     exec: (sql) => inner.exec(sql),
   };
 }

@@ -2,6 +2,8 @@
 // repository runs on the embedded SQLite file and on a shared PostgreSQL server.
 // See docs/architecture.md, "The store".
 
+import type { RowBatch } from './rowBatch.js';
+
 /** Which SQL a statement may use beyond the common subset (placeholders are `?` on both). */
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -27,6 +29,12 @@ export interface SqlSession {
    * round trips; elsewhere it runs now. Its error, if any, fails the transaction at that point.
    */
   defer(sql: string, params?: readonly SqlValue[]): Promise<void>;
+  /**
+   * A row nobody reads back, written as `defer` writes: inside a PostgreSQL transaction the rows
+   * of one batch key share one statement, at the place of the first (nothing deferred between
+   * them may depend on the later rows being absent); elsewhere the row's own statement runs now.
+   */
+  deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void>;
   /** Several statements with no parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

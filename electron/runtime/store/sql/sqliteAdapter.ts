@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
+import type { RowBatch } from './rowBatch.js';
 import type { SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /**
@@ -40,6 +41,10 @@ export class SqliteDatabase implements SqlDatabase {
 
   defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
     return this.holding ? this.afterHeld(() => this.session.defer(sql, params)) : this.session.defer(sql, params);
+  }
+
+  deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void> {
+    return this.holding ? this.afterHeld(() => this.session.deferRow(batch, row)) : this.session.deferRow(batch, row);
   }
 
   exec(sql: string): Promise<void> {
@@ -90,6 +95,8 @@ export class SqliteDatabase implements SqlDatabase {
     run: (sql: string, params: readonly SqlValue[] = []) => settled(() => ({ changes: this.prepared(sql).run(...params).changes })),
     // In-process: nothing to save by waiting.
     defer: (sql: string, params: readonly SqlValue[] = []) => settled(() => void this.prepared(sql).run(...params)),
+    // A prepared statement per row costs SQLite less than building a multi-row one.
+    deferRow: (batch: RowBatch, row: readonly SqlValue[]) => settled(() => void this.prepared(batch.one).run(...row, ...batch.after)),
     exec: (sql: string) => settled(() => void this.db.exec(sql)),
   };
 

@@ -19,6 +19,7 @@ function steps() {
       Promise.resolve({ output: outputs.get(String(params?.[0])) ?? null } as T),
     run: () => Promise.resolve({ changes: 0 }),
     defer: () => Promise.resolve(),
+    deferRow: () => Promise.resolve(),
     exec: () => Promise.resolve(),
   };
   return {

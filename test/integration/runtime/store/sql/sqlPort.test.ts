@@ -6,6 +6,7 @@ import { openDatabase } from '../../../../../electron/runtime/store/database.js'
 import { migrateDatabase } from '../../../../../electron/runtime/store/migrate.js';
 import { MIGRATIONS } from '../../../../../electron/runtime/store/migrations/index.js';
 import { PostgresDatabase } from '../../../../../electron/runtime/store/sql/postgresAdapter.js';
+import { numberedLog, upsertRows } from '../../../../../electron/runtime/store/sql/rowBatch.js';
 import { redactingSql } from '../../../../../electron/runtime/store/sql/redactingSql.js';
 import { SqliteDatabase } from '../../../../../electron/runtime/store/sql/sqliteAdapter.js';
 import type { SqlDatabase } from '../../../../../electron/runtime/store/sql/sqlPort.js';
@@ -50,6 +51,17 @@ async function postgresTarget(): Promise<Opened> {
       return db;
     },
   };
+}
+
+/** Task rows the logs below belong to (their foreign keys). */
+async function insertTasks(db: SqlDatabase, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    await db.run(
+      `INSERT INTO tasks (id, title, state, plan, inputs, workspace, budget, usage, created_at, updated_at)
+       VALUES (?, 'a task', 'queued', '{}', '{}', '/ws', '{}', '{}', 'now', 'now')`,
+      [id],
+    );
+  }
 }
 
 const adapters = [
@@ -178,6 +190,73 @@ describe.each(adapters)('the store port on $name', ({ name, skip, target }) => {
     // The connection is clean for the next transaction.
     await db.transaction(async (tx) => tx.defer(insert, ['second']));
     expect(await db.all('SELECT name FROM agents')).toEqual([{ name: 'second' }]);
+  });
+
+  run("a task's log rows number themselves in order, across batches, reads and tasks, values exactly as given", async () => {
+    const db = await (await target()).open();
+    await migrateDatabase(db);
+    await insertTasks(db, ['t1', 't2']);
+    const log = numberedLog('trace_events', ['ts', 'type', 'step_id', 'data']);
+    const tricky = ["it's", 'back\\slash \\x00 $1 ?', '价格 ¥12', "'; DROP TABLE trace_events; --", ''];
+    await db.transaction(async (tx) => tx.deferRow(log.of('t1'), ['t1', 'now', 'first', null, '{}']));
+    const seenInside = await db.transaction(async (tx) => {
+      for (const [i, text] of tricky.entries()) {
+        await tx.deferRow(log.of('t1'), ['t1', 'now', `e${i}`, i % 2 ? `s${i}` : null, text]);
+        await tx.deferRow(log.of('t2'), ['t2', 'now', `e${i}`, null, text]); // another task numbers its own
+      }
+      const read = await tx.all<{ seq: number }>("SELECT seq FROM trace_events WHERE task_id = 't1' ORDER BY seq");
+      await tx.deferRow(log.of('t1'), ['t1', 'now', 'after the read', null, '{}']);
+      await tx.deferRow(log.of('t1'), ['t1', 'now', 'last', null, '{}']);
+      return read.map((r) => r.seq);
+    });
+    expect(seenInside).toEqual([1, 2, 3, 4, 5, 6]);
+    const rows = await db.all<{ task_id: string; seq: number; type: string; step_id: string | null; data: string }>(
+      'SELECT task_id, seq, type, step_id, data FROM trace_events ORDER BY task_id, seq',
+    );
+    expect(rows.filter((r) => r.task_id === 't1').map((r) => [r.seq, r.type])).toEqual([
+      [1, 'first'],
+      ...tricky.map((_, i) => [i + 2, `e${i}`]),
+      [7, 'after the read'],
+      [8, 'last'],
+    ]);
+    expect(rows.filter((r) => r.task_id === 't2').map((r) => [r.seq, r.data])).toEqual(tricky.map((text, i) => [i + 1, text]));
+    expect(rows.find((r) => r.type === 'e1' && r.task_id === 't1')?.step_id).toBe('s1');
+  });
+
+  run('upserted rows: the last of an id wins, every id lands, numbers stay numbers', async () => {
+    const db = await (await target()).open();
+    await migrateDatabase(db);
+    await insertTasks(db, ['t1', 't2', 't3']);
+    const states = upsertRows('planner_states', ['task_id', 'version', 'header', 'updated_at']);
+    await db.transaction(async (tx) => {
+      await tx.deferRow(states, ['t1', 1, '{"n":1}', 'a']);
+      await tx.deferRow(states, ['t2', 1, '{"n":1}', 'a']);
+      await tx.deferRow(states, ['t1', 2, '{"n":2}', 'b']);
+      await tx.deferRow(states, ['t3', 7, "it's", 'c']);
+    });
+    await db.transaction(async (tx) => tx.deferRow(states, ['t2', 3, '{"n":3}', 'd']));
+    expect(await db.all('SELECT task_id, version, header, updated_at FROM planner_states ORDER BY task_id')).toEqual([
+      { task_id: 't1', version: 2, header: '{"n":2}', updated_at: 'b' },
+      { task_id: 't2', version: 3, header: '{"n":3}', updated_at: 'd' },
+      { task_id: 't3', version: 7, header: "it's", updated_at: 'c' },
+    ]);
+  });
+
+  run("on PostgreSQL a transaction's rows of one kind are one statement the server runs", async () => {
+    if (name === 'SQLite') return; // in-process: a prepared statement per row is what costs least
+    const db = await (await target()).open();
+    await migrateDatabase(db);
+    await insertTasks(db, ['t1']);
+    // A statement-level trigger counts the INSERT statements the server executed.
+    await db.exec(`CREATE TABLE insert_statements (n INTEGER NOT NULL);
+      CREATE FUNCTION count_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO insert_statements VALUES (1); RETURN NULL; END $$;
+      CREATE TRIGGER count_trace AFTER INSERT ON trace_events FOR EACH STATEMENT EXECUTE FUNCTION count_insert();`);
+    const log = numberedLog('trace_events', ['ts', 'type', 'step_id', 'data']);
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 10; i++) await tx.deferRow(log.of('t1'), ['t1', 'now', `e${i}`, null, '{}']);
+    });
+    expect(await db.get('SELECT COUNT(*) AS n FROM insert_statements')).toEqual({ n: 1 });
+    expect(await db.get("SELECT COUNT(*) AS n, MAX(seq) AS top FROM trace_events WHERE task_id = 't1'")).toEqual({ n: 10, top: 10 });
   });
 
   run('keeps a known secret out of every row, and finds it by the same value', async () => {
