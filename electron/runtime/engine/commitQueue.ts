@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Repos } from '../store/store.js';
 
 /** Lazy writes (a read-only step queues ~5) may share a commit: at most this many writes, this old. */
-const WRITE_BATCH = 64;
+export const WRITE_BATCH = 128;
 const WRITE_BATCH_MS = 50;
 
 /** One queued write: statements through the repositories of the commit's transaction. */

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CommitQueue, type Write } from '../../../../electron/runtime/engine/commitQueue.js';
+import { CommitQueue, WRITE_BATCH, type Write } from '../../../../electron/runtime/engine/commitQueue.js';
 import { Store } from '../../../../electron/runtime/store/store.js';
 import { ManualClock, tempDir } from '../../../support/runtime.js';
 
@@ -44,11 +44,11 @@ describe("a run's commit queue", () => {
     expect(committed()).toBe('1,2,3');
   });
 
-  it('lazy writes commit on their own once 64 are queued, without holding the writer for it', async () => {
-    for (let i = 1; i <= 63; i++) await queue.write(insert(i), true);
+  it('lazy writes commit on their own once a batch is queued, without holding the writer for it', async () => {
+    for (let i = 1; i < WRITE_BATCH; i++) await queue.write(insert(i), true);
     expect(committed()).toBe('');
-    await queue.write(insert(64), true);
-    await vi.waitFor(() => expect(committed().split(',')).toHaveLength(64));
+    await queue.write(insert(WRITE_BATCH), true);
+    await vi.waitFor(() => expect(committed().split(',')).toHaveLength(WRITE_BATCH));
   });
 
   it('a lazy write older than the batch window goes with the next lazy write', async () => {
@@ -62,16 +62,16 @@ describe("a run's commit queue", () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     await queue.write(async (tx) => (await held, insert(0)(tx)), true); // the first batch's commit hangs on it
-    for (let i = 1; i <= 63; i++) await queue.write(insert(i), true); // the 64th write sets it off, and returns
-    for (let i = 64; i <= 126; i++) await queue.write(insert(i), true);
+    for (let i = 1; i < WRITE_BATCH; i++) await queue.write(insert(i), true); // the batch's last write sets it off, and returns
+    for (let i = WRITE_BATCH; i < 2 * WRITE_BATCH - 1; i++) await queue.write(insert(i), true);
     let secondReturned = false;
-    const second = queue.write(insert(127), true).then(() => (secondReturned = true));
+    const second = queue.write(insert(2 * WRITE_BATCH - 1), true).then(() => (secondReturned = true));
     await new Promise((r) => setTimeout(r, 20));
     expect(secondReturned).toBe(false); // the second full batch waits for the first
     release();
     await second;
     await queue.flush();
-    expect(committed().split(',')).toHaveLength(128);
+    expect(committed().split(',')).toHaveLength(2 * WRITE_BATCH);
   });
 
   it('with no later write, the timer commits what waits', async () => {
