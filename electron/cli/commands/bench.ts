@@ -2,6 +2,7 @@ import { postgresUrl } from '../../runtime/store/sql/openSqlDatabase.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { AgentDeskError } from '../../runtime/errors.js';
+import { WRITE_BATCH } from '../../runtime/engine/commitQueue.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { printJson, reportError } from '../output.js';
 import { registerBenchBrowser } from './benchBrowser.js';
@@ -86,7 +87,7 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
     durable: true,
     sideEffectOverheadUsPerStep: round(median(sideEffect)),
     runs,
-    commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: 'completed, batched up to 64 per commit' },
+    commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: `completed, batched with other lazy writes, up to ${WRITE_BATCH} writes per commit` },
     // A bench's data folder has no config.json: the store is AGENT_DESK_DATABASE_URL's, else SQLite.
     store: postgresUrl({ kind: 'sqlite' }) ? { kind: 'postgres' } : { kind: 'sqlite', journal: 'wal', synchronous: 'NORMAL' },
     machine: benchMachine(),

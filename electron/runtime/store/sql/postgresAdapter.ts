@@ -266,6 +266,17 @@ class BatchingTransaction {
     if (value === null || value === undefined) return 'NULL';
     if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
     if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`cannot store ${value}`);
-    return this.client.escapeLiteral(String(value));
+    return quoteLiteral(String(value));
   }
+}
+
+/**
+ * `text` as a PostgreSQL string literal, as pg's `escapeLiteral` writes it (quotes doubled; with a
+ * backslash, an E'' literal with backslashes doubled), by whole-string replaces: pg's char-by-char
+ * concatenation left a rope that flattening at the socket write cost more than the query's parse.
+ */
+export function quoteLiteral(text: string): string {
+  if (!/['\\]/.test(text)) return `'${text}'`;
+  const quoted = `'${text.replace(/'/g, "''")}'`;
+  return text.includes('\\') ? ` E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }
