@@ -19,6 +19,7 @@ import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors }
 import { UsageMeter } from './usageMeter.js';
 import { extend } from '../extend.js';
 import { storeUnreachable } from '../store/openErrors.js';
+import { isFenceBroken } from '../store/runFence.js';
 import type { Repos } from '../store/store.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
@@ -69,7 +70,7 @@ export class TaskRun {
     private readonly prebuiltPlan?: TaskPlan,
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
-    this.commits = new CommitQueue(deps.clock, (fn) => deps.store.transaction(async (tx) => (await this.fence(tx), fn(tx))));
+    this.commits = new CommitQueue(deps.clock, (fn) => this.fenced(fn));
     this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => tx.tasks.setUsage(taskId, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
@@ -166,11 +167,18 @@ export class TaskRun {
   }
 
   /**
-   * Every commit of the run first checks the run still holds its lease: a worker whose lease was
-   * taken (its heartbeat came too late) writes nothing more, so no step starts twice.
+   * A commit of the run, fenced by its lease: a worker whose lease was taken (its heartbeat came
+   * too late) writes nothing more, so no step starts twice, and the run stops.
    */
-  private async fence(tx: Repos): Promise<void> {
-    if (this.owner !== undefined && !(await tx.tasks.owns(this.taskId, this.owner))) {
+  private async fenced(fn: (tx: Repos) => Promise<void>): Promise<void> {
+    const owner = this.owner;
+    try {
+      await this.deps.store.transaction(async (tx) => {
+        if (owner !== undefined) await tx.tasks.fence(this.taskId, owner);
+        await fn(tx);
+      });
+    } catch (error) {
+      if (!isFenceBroken(error)) throw error;
       this.abort.abort(new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker`));
       throw new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker; this run stops`);
     }

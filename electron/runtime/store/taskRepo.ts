@@ -1,6 +1,7 @@
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { toJson } from './jsonColumn.js';
 import type { SqlSession } from './sql/sqlPort.js';
+import { fenceRun } from './runFence.js';
 import { liveOwner, newerPlannerState } from './workerRepo.js';
 
 interface TaskRow {
@@ -194,9 +195,9 @@ export class TaskRepo {
     return row?.owner;
   }
 
-  /** True while `owner` holds the task's run: a run checks it in each commit, so one that lost its lease writes nothing more. */
-  async owns(id: string, owner: string): Promise<boolean> {
-    return (await this.db.get('SELECT 1 AS held FROM tasks WHERE id = ? AND owner = ?', [id, owner])) !== undefined;
+  /** Fails this transaction unless `owner` holds the task's run (`runFence.ts`): a run that lost its lease writes nothing more. */
+  fence(id: string, owner: string): Promise<void> {
+    return fenceRun(this.db, id, owner);
   }
 
   /** The planner-state version the task was saved with, if any (to say why an older worker leaves it). */

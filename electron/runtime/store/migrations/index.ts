@@ -10,6 +10,7 @@ import { stepsByTool } from './009_steps_by_tool.js';
 import { watchIndexes } from './010_watch_indexes.js';
 import { workerLeases } from './011_worker_leases.js';
 import { changeNotices, changeNoticesPostgres } from './012_change_notices.js';
+import { runFence, runFencePostgres } from './013_run_fence.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'watch_indexes', sql: watchIndexes },
   { version: 11, name: 'worker_leases', sql: workerLeases },
   { version: 12, name: 'change_notices', sql: changeNotices, postgres: changeNoticesPostgres },
+  { version: 13, name: 'run_fence', sql: runFence, postgres: runFencePostgres },
 ];
 
 /**
