@@ -298,12 +298,13 @@ export class TaskRun {
     const at = isoAt(this.deps.clock.now());
     const usage = this.usageNow();
     this.meter.trackHumanWait(to);
+    let now: Task | undefined;
     await this.write(async (tx) => {
       await tx.tasks.setUsage(this.taskId, usage, at);
-      await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
+      now = await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
       await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
     });
-    this.task = await this.load();
+    this.task = now!;
     this.deps.emit('task.updated', this.task);
   }
 

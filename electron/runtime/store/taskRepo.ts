@@ -1,4 +1,5 @@
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
+import { AgentDeskError } from '../errors.js';
 import { toJson } from './jsonColumn.js';
 import type { SqlSession } from './sql/sqlPort.js';
 import { fenceRun } from './runFence.js';
@@ -132,15 +133,14 @@ export class TaskRepo {
   }
 
   /** `text` is the reason as a catalog code; without one the row keeps only the English. */
-  async setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): Promise<void> {
-    await this.db.run('UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ?', [
-      state,
-      reason ?? null,
-      text ? toJson(text) : null,
-      at,
-      endedAt ?? null,
-      id,
-    ]);
+  /** Sets the task's state; the task as it now is in this transaction (what a transition reports, without a read of its own). */
+  async setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): Promise<Task> {
+    const row = await this.db.get<TaskRow>(
+      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ? RETURNING *',
+      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id],
+    );
+    if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
+    return toTask(row);
   }
 
   async setUsage(id: string, usage: Usage, at: string): Promise<void> {
