@@ -176,22 +176,31 @@ export class BackgroundQueue {
     if (!this.started || this.stopping || !this.deps.lease.healthy()) return;
     const free = this.deps.limits.concurrency - this.inFlight.size;
     if (free <= 0) return;
+    // The counts skip agents that look full; the claim itself holds the limit across workers.
     const runningByAgent = await this.deps.repo.runningByAgent();
     const limits = new Map<string, number | undefined>();
     let launched = 0;
     for (const entry of await this.deps.repo.ready(free + 64, this.deps.lease.plannerVersion)) {
       if (launched >= free || this.stopping) break;
+      let limit: number | undefined;
       if (entry.agentId !== undefined) {
         if (!limits.has(entry.agentId)) limits.set(entry.agentId, await this.deps.limits.perAgent(entry.agentId));
-        const limit = limits.get(entry.agentId);
+        limit = limits.get(entry.agentId);
         const running = runningByAgent.get(entry.agentId) ?? 0;
         if (limit !== undefined && running >= limit) continue;
         runningByAgent.set(entry.agentId, running + 1);
       }
-      if (!(await this.deps.repo.claim(entry.seq, this.deps.lease.id, isoAt(this.deps.clock.now())))) continue;
+      if (!(await this.claim(entry, limit))) continue;
       launched++;
       this.launch(entry);
     }
+  }
+
+  private claim(entry: QueueEntry, limit: number | undefined): Promise<boolean> {
+    const { seq, agentId } = entry;
+    const [owner, at] = [this.deps.lease.id, isoAt(this.deps.clock.now())];
+    if (agentId === undefined || limit === undefined) return this.deps.repo.claim(seq, owner, at);
+    return this.deps.repo.claimWithinLimit(seq, owner, at, agentId, limit);
   }
 
   private launch(entry: QueueEntry): void {

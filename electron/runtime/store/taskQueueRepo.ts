@@ -1,4 +1,4 @@
-import type { SqlSession } from './sql/sqlPort.js';
+import type { SqlDatabase, SqlSession } from './sql/sqlPort.js';
 import { liveOwner, newerPlannerState } from './workerRepo.js';
 
 /** One background-queue entry. */
@@ -43,6 +43,11 @@ const READY = `SELECT q.* FROM task_queue q WHERE q.state = 'pending' AND (q.ser
     SELECT 1 FROM task_queue r WHERE r.serial_key = q.serial_key AND (r.state = 'running' OR (r.state = 'pending' AND r.seq < q.seq))
   )) AND NOT ${newerPlannerState('q.task_id')} ORDER BY q.seq LIMIT ?`;
 
+/** The database itself, not one transaction on it. */
+const isDatabase = (db: SqlSession): db is SqlDatabase => 'transaction' in db;
+
+const CLAIM = "UPDATE task_queue SET state = 'running', owner = ?, starts = starts + 1, started_at = ?";
+
 /** The background queue: tasks waiting for a worker slot, in order, claimed with a process lease. */
 export class TaskQueueRepo {
   constructor(private readonly db: SqlSession) {}
@@ -77,9 +82,30 @@ export class TaskQueueRepo {
    * entry another worker is claiming this instant is skipped, not waited for (`SKIP LOCKED`).
    */
   async claim(seq: number, owner: string, atIso: string): Promise<boolean> {
-    const which = this.db.dialect === 'postgres' ? 'seq = (SELECT seq FROM task_queue WHERE seq = ? FOR UPDATE SKIP LOCKED)' : 'seq = ?';
-    const sql = `UPDATE task_queue SET state = 'running', owner = ?, starts = starts + 1, started_at = ? WHERE ${which} AND state = 'pending'`;
-    return (await this.db.run(sql, [owner, atIso, seq])).changes > 0;
+    return (await this.db.run(`${CLAIM} WHERE ${this.entry()} AND state = 'pending'`, [owner, atIso, seq])).changes > 0;
+  }
+
+  /**
+   * `claim` for an entry of an agent that may run at most `limit` tasks at once, across every
+   * worker: false when the agent's slots are full. On SQLite the one UPDATE holds the write lock
+   * from its start, so its count is the latest. On PostgreSQL claims of one agent take turns on
+   * an advisory lock held to the commit, in a transaction of their own, so the count each reads
+   * includes the claims committed before it (a count in the UPDATE alone reads the snapshot its
+   * statement started with, before any lock was granted).
+   */
+  async claimWithinLimit(seq: number, owner: string, atIso: string, agentId: string, limit: number): Promise<boolean> {
+    if (this.db.dialect === 'postgres') {
+      if (isDatabase(this.db)) return this.db.transaction((tx) => new TaskQueueRepo(tx).claimWithinLimit(seq, owner, atIso, agentId, limit));
+      await this.db.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 11))', [`agent-slots:${agentId}`]);
+    }
+    const room = "(SELECT COUNT(*) FROM task_queue WHERE agent_id = ? AND state = 'running') < ?";
+    const sql = `${CLAIM} WHERE ${this.entry()} AND state = 'pending' AND ${room}`;
+    return (await this.db.run(sql, [owner, atIso, seq, agentId, limit])).changes > 0;
+  }
+
+  /** The entry `seq` (a parameter); on PostgreSQL one another worker is claiming this instant is skipped, not waited for. */
+  private entry(): string {
+    return this.db.dialect === 'postgres' ? 'seq = (SELECT seq FROM task_queue WHERE seq = ? FOR UPDATE SKIP LOCKED)' : 'seq = ?';
   }
 
   async finish(seq: number, outcome: string, atIso: string): Promise<void> {

@@ -30,6 +30,11 @@ class MemoryQueue {
     this.claims++;
     return true;
   }
+  async claimWithinLimit(seq: number, _owner: string, _at: string, agentId: string, limit: number): Promise<boolean> {
+    await yieldNow();
+    const running = this.entries.filter((e) => e.state === 'running' && e.agentId === agentId).length;
+    return running < limit && this.claim(seq);
+  }
   async finish(seq: number, outcome: string): Promise<void> {
     await yieldNow();
     Object.assign(
@@ -122,6 +127,33 @@ describe('BackgroundQueue pumps', () => {
     expect(queue.active).toBe(4);
     runs.releaseAll();
     await queue.stop();
+  });
+
+  it('two workers on one store keep an agent within its limit when one claims between the other\'s count and its list', async () => {
+    const shared = new MemoryQueue();
+    // Worker b reads the agent's running count before a claims, and its ready list after.
+    const countedEarly = async () => {
+      const counts = await shared.runningByAgent();
+      while (shared.claims === 0) await yieldNow();
+      return counts;
+    };
+    const bView = new Proxy(shared, {
+      get: (target, key) => {
+        if (key === 'runningByAgent') return countedEarly;
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const [runsA, runsB] = [new HeldRuns(), new HeldRuns()];
+    const [a, b] = [queueOn(shared, runsA, 4, { slow: 1 }), queueOn(bView, runsB, 4, { slow: 1 })];
+    for (let i = 0; i < 4; i++) await a.add(`tsk_slow_${i}`, { agentId: 'slow' });
+    a.start();
+    b.start();
+    await Promise.all([a.pump(), b.pump()]);
+    expect([runsA.started.length, runsB.started.length]).toEqual([1, 0]);
+    expect(shared.running).toBe(1);
+    runsA.releaseAll();
+    await Promise.all([a.stop(), b.stop()]);
   });
 
   it('an entry added while a pump is under way is started by it (a pump asked for meanwhile is not lost)', async () => {
