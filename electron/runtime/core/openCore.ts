@@ -51,7 +51,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
   // Values another process stores (the CLI while `serve` runs) are learned too, before any write.
   if (options.secrets) redactor.follow(secretFeed(options.secrets));
   const store = options.storeTarget
-    ? new Store(new PostgresDatabase(options.storeTarget), redactor)
+    ? new Store(new PostgresDatabase(options.storeTarget), redactor, options.home)
     : Store.open(path.join(options.home, SQLITE_FILE), options.config.durability, redactor);
   const bus = createEventBus();
   const lease = new WorkerLease(store.sql, {

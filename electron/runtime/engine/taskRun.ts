@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
@@ -87,6 +88,8 @@ export class TaskRun {
     try {
       this.task = await this.load();
       if (isTerminal(this.task.state)) return this.task;
+      // A worker on another machine than the one that created the task makes its workspace here.
+      mkdirSync(this.task.workspace, { recursive: true });
       this.plan = this.prebuiltPlan ?? (await this.deps.plans(this.task));
       this.steps = new StepLog(await store.steps.forTask(this.taskId));
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ApprovalRepo } from './approvalRepo.js';
 import { openDatabase, type Durability } from './database.js';
 import { GrantRepo } from './grantRepo.js';
@@ -31,11 +32,16 @@ export interface Repos {
 }
 
 /** The task record's repositories over one session; `inbox` hears of messages written (once they landed). */
-export function reposOn(sql: SqlSession, afterCommit: (fn: () => void) => void = (fn) => fn(), inbox?: InboxNews): Repos {
+export function reposOn(
+  sql: SqlSession,
+  afterCommit: (fn: () => void) => void = (fn) => fn(),
+  inbox?: InboxNews,
+  dataFolder?: string,
+): Repos {
   return {
     sql,
     afterCommit,
-    tasks: new TaskRepo(sql),
+    tasks: new TaskRepo(sql, dataFolder),
     steps: new StepRepo(sql),
     approvals: new ApprovalRepo(sql),
     grants: new GrantRepo(sql),
@@ -59,17 +65,20 @@ export class Store {
   /** Tasks whose inbox this process wrote (their planners read it at once). */
   readonly inboxNews = new InboxNews();
 
+  /** `dataFolder`: where this process keeps task workspaces (they are stored relative to it). */
   constructor(
     database: SqlDatabase,
     readonly redactor: Redactor = new Redactor(),
+    private readonly dataFolder?: string,
   ) {
     this.sql = redactingSql(database, redactor);
-    Object.assign(this, reposOn(this.sql, undefined, this.inboxNews));
+    Object.assign(this, reposOn(this.sql, undefined, this.inboxNews, dataFolder));
   }
 
   /** Opens the SQLite store at a file path (`:memory:` for throwaway use), its schema up to date. */
   static open(file: string, durability?: Durability, redactor?: Redactor): Store {
-    return new Store(new SqliteDatabase(openDatabase(file, durability)), redactor);
+    const dataFolder = file === ':memory:' ? undefined : path.dirname(path.resolve(file));
+    return new Store(new SqliteDatabase(openDatabase(file, durability)), redactor, dataFolder);
   }
 
   get dialect(): SqlDialect {
@@ -82,7 +91,7 @@ export class Store {
    */
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
     const landed: (() => void)[] = [];
-    const result = await this.sql.transaction((tx) => fn(reposOn(tx, (after) => void landed.push(after), this.inboxNews)));
+    const result = await this.sql.transaction((tx) => fn(reposOn(tx, (after) => void landed.push(after), this.inboxNews, this.dataFolder)));
     for (const after of landed) after();
     return result;
   }

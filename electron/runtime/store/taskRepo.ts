@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { AgentDeskError } from '../errors.js';
 import { toJson } from './jsonColumn.js';
@@ -33,7 +34,7 @@ interface TaskRow {
 /** A control request another client left for the task's runner. */
 export type TaskControl = 'pause' | 'cancel';
 
-function toTask(r: TaskRow): Task {
+function toTask(r: TaskRow, dataFolder?: string): Task {
   return {
     id: r.id,
     title: r.title,
@@ -42,7 +43,7 @@ function toTask(r: TaskRow): Task {
     ...(r.state_reason_text !== null && { stateReasonText: JSON.parse(r.state_reason_text) as ServerText }),
     plan: JSON.parse(r.plan),
     inputs: JSON.parse(r.inputs),
-    workspace: r.workspace,
+    workspace: dataFolder === undefined ? r.workspace : path.resolve(dataFolder, r.workspace),
     budget: JSON.parse(r.budget),
     usage: JSON.parse(r.usage),
     checks: JSON.parse(r.checks),
@@ -61,7 +62,24 @@ const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
 
 /** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
 export class TaskRepo {
-  constructor(private readonly db: SqlSession) {}
+  /**
+   * `dataFolder`: this process's data folder. A workspace inside it is stored relative to it
+   * (`workspaces/<id>`) and read back under the reader's own, so a worker on another machine
+   * runs the task in its own data folder, not in a path of the machine that created it.
+   */
+  constructor(
+    private readonly db: SqlSession,
+    private readonly dataFolder?: string,
+  ) {}
+
+  private readonly toTask = (row: TaskRow): Task => toTask(row, this.dataFolder);
+
+  /** The workspace as stored: relative when it lies in this data folder. */
+  private stored(workspace: string): string {
+    if (this.dataFolder === undefined) return workspace;
+    const relative = path.relative(this.dataFolder, workspace);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? workspace : relative;
+  }
 
   async insert(task: Task): Promise<void> {
     await this.db.run(
@@ -74,7 +92,7 @@ export class TaskRepo {
         task.stateReason ?? null,
         toJson(task.plan),
         toJson(task.inputs),
-        task.workspace,
+        this.stored(task.workspace),
         toJson(task.budget),
         toJson(task.usage),
         toJson(task.checks),
@@ -90,7 +108,7 @@ export class TaskRepo {
 
   async get(id: string): Promise<Task | undefined> {
     const row = await this.db.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]);
-    return row && toTask(row);
+    return row && this.toTask(row);
   }
 
   async list(filter: { state?: TaskState; limit: number; before?: string }): Promise<Task[]> {
@@ -99,13 +117,13 @@ export class TaskRepo {
     if (filter.state) (where.push('state = ?'), args.push(filter.state));
     if (filter.before) (where.push('created_at < ?'), args.push(filter.before));
     const sql = `SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return (await this.db.all<TaskRow>(sql, [...args, filter.limit])).map(toTask);
+    return (await this.db.all<TaskRow>(sql, [...args, filter.limit])).map(this.toTask);
   }
 
   /** Tasks in any of the given states, oldest first. */
   async inStates(states: readonly TaskState[]): Promise<Task[]> {
     const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks WHERE state IN (${marks(states)}) ORDER BY created_at`, states);
-    return rows.map(toTask);
+    return rows.map(this.toTask);
   }
 
   /**
@@ -124,7 +142,7 @@ export class TaskRepo {
     const sql = `SELECT * FROM tasks WHERE state IN (${marks(states)})
       AND (${unowned} OR (owner IS NOT NULL AND (owner = ? OR NOT ${liveOwner('tasks.owner')})))
       AND NOT ${newerPlannerState('tasks.id')} ORDER BY created_at`;
-    return (await this.db.all<TaskRow>(sql, [...states, me.id, me.fresh, me.plannerVersion])).map(toTask);
+    return (await this.db.all<TaskRow>(sql, [...states, me.id, me.fresh, me.plannerVersion])).map(this.toTask);
   }
 
   /** Tasks whose row changed at or after `since` (ISO time), oldest change first: what a store watch publishes. */
@@ -140,7 +158,7 @@ export class TaskRepo {
       [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id],
     );
     if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
-    return toTask(row);
+    return this.toTask(row);
   }
 
   async setUsage(id: string, usage: Usage, at: string): Promise<void> {
