@@ -38,6 +38,13 @@ export function ApprovalPreview({
           </span>
         ))}
       </p>
+      {/* What a click will hit comes before its arguments: on a phone it is the first thing seen. */}
+      {approval.preview.screenshot && (
+        <figure>
+          <img src={`data:image/png;base64,${approval.preview.screenshot}`} alt={labels.screenshot} />
+          <figcaption>{labels.screenshot}</figcaption>
+        </figure>
+      )}
       <h3>{labels.args}</h3>
       <JsonBlock value={approval.args} />
       {approval.preview.body && (
@@ -45,12 +52,6 @@ export function ApprovalPreview({
           <h3>{labels.preview}</h3>
           <pre className="preview-body">{approval.preview.body}</pre>
         </>
-      )}
-      {approval.preview.screenshot && (
-        <figure>
-          <img src={`data:image/png;base64,${approval.preview.screenshot}`} alt={labels.screenshot} />
-          <figcaption>{labels.screenshot}</figcaption>
-        </figure>
       )}
     </div>
   );

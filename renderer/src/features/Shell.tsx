@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { TopBar } from '../components/TopBar.js';
+import { TopBar, type NavLink } from '../components/TopBar.js';
 import { LOCALES, toLocale } from '../i18n/index.js';
 import { pendingApprovals } from '../stores/approvalsSlice.js';
 import { ApprovalModal } from './approvals/ApprovalModal.js';
 import { ApprovalsInbox } from './approvals/ApprovalsInbox.js';
+import { PendingBanner } from './approvals/PendingBanner.js';
 import { useApprovalNotifications } from './approvals/useApprovalNotifications.js';
 import { GrantsView } from './grants/GrantsView.js';
 import { SchedulesView } from './schedules/SchedulesView.js';
@@ -41,12 +42,18 @@ function useHashRoute(): Route {
   return parseRoute(hash);
 }
 
+/** An approvals-only connection (it may not read tasks) has one page: every address shows the inbox. */
+function reachable(route: Route, approvalsOnly: boolean): Route {
+  return approvalsOnly && route.view !== 'approval' ? { view: 'approvals' } : route;
+}
+
 const LOCALE_NAMES: Record<(typeof LOCALES)[number], string> = { en: 'English', 'zh-CN': '简体中文' };
 
 /** The connected app: top bar, the routed view and the approval modal. */
 export function Shell() {
   const t = useT();
-  const route = useHashRoute();
+  const approvalsOnly = useApp((s) => s.listErrorCode === 'forbidden');
+  const route = reachable(useHashRoute(), approvalsOnly);
   const locale = useApp((s) => s.locale);
   const theme = useApp((s) => s.theme);
   const setLocale = useApp((s) => s.setLocale);
@@ -60,25 +67,26 @@ export function Shell() {
     document.title = pendingCount ? `(${pendingCount}) ${appTitle}` : appTitle;
   }, [pendingCount, appTitle]);
   useApprovalNotifications();
+  const links: NavLink[] = [
+    { href: '#/tasks', label: t('nav.tasks'), active: route.view === 'tasks' },
+    { href: '#/new', label: t('nav.new'), active: route.view === 'new' },
+    {
+      href: '#/approvals',
+      label: t('nav.approvals'),
+      active: route.view === 'approvals' || route.view === 'approval',
+      badge: pendingCount,
+    },
+    { href: '#/grants', label: t('nav.grants'), active: route.view === 'grants' },
+    { href: '#/tools', label: t('nav.tools'), active: route.view === 'tools' },
+    { href: '#/schedules', label: t('nav.schedules'), active: route.view === 'schedules' },
+    { href: '#/settings', label: t('nav.settings'), active: route.view === 'settings' },
+  ];
 
   return (
     <>
       <TopBar
         title={t('app.title')}
-        links={[
-          { href: '#/tasks', label: t('nav.tasks'), active: route.view === 'tasks' },
-          { href: '#/new', label: t('nav.new'), active: route.view === 'new' },
-          {
-            href: '#/approvals',
-            label: t('nav.approvals'),
-            active: route.view === 'approvals' || route.view === 'approval',
-            badge: pendingCount,
-          },
-          { href: '#/grants', label: t('nav.grants'), active: route.view === 'grants' },
-          { href: '#/tools', label: t('nav.tools'), active: route.view === 'tools' },
-          { href: '#/schedules', label: t('nav.schedules'), active: route.view === 'schedules' },
-          { href: '#/settings', label: t('nav.settings'), active: route.view === 'settings' },
-        ]}
+        links={approvalsOnly ? links.filter((link) => link.href === '#/approvals') : links}
         locale={locale}
         locales={LOCALES.map((l) => ({ value: l, label: LOCALE_NAMES[l] }))}
         languageLabel={t('settings.language')}
@@ -93,6 +101,7 @@ export function Shell() {
         </div>
       )}
       <main className={connection === 'reconnecting' ? 'stale' : undefined} aria-busy={connection === 'reconnecting'}>
+        {route.view !== 'approvals' && route.view !== 'approval' && <PendingBanner />}
         {route.view === 'tasks' && <TaskListView />}
         {route.view === 'new' && <NewTaskView onCreated={(id) => (window.location.hash = `#/task/${id}`)} />}
         {route.view === 'approvals' && <ApprovalsInbox />}

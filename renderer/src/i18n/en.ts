@@ -49,6 +49,7 @@ export const en = {
   'approvals.heading': 'Approvals',
   'approvals.empty': 'Nothing waits for your approval.',
   'approvals.review': 'Review',
+  'approvals.waiting': 'Waiting for your approval: {count}',
   'approval.title': 'Approval needed: {tool}',
   'approval.risks': 'Risks:',
   'approval.args': 'Arguments',

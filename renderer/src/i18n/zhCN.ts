@@ -51,6 +51,7 @@ export const zhCN: Record<MessageKey, string> = {
   'approvals.heading': '审批',
   'approvals.empty': '没有等待你审批的操作。',
   'approvals.review': '查看',
+  'approvals.waiting': '等待你审批：{count} 项',
   'approval.title': '需要审批：{tool}',
   'approval.risks': '风险：',
   'approval.args': '参数',

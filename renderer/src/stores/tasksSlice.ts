@@ -1,4 +1,5 @@
 import type { MethodParams, Step, Task, TaskEvent } from '../../../electron/contract/index.js';
+import { RuntimeError } from '../client/runtimeClient.js';
 import type { AppState } from './store.js';
 import type { LoadStatus, SliceGet, SliceSet } from './types.js';
 
@@ -7,6 +8,8 @@ export interface TasksSlice {
   tasks: Record<string, Task>;
   listStatus: LoadStatus;
   listError: string | undefined;
+  /** The runtime's code for the list's failure: `forbidden` when this connection may not read tasks (an approvals-only token). */
+  listErrorCode: string | undefined;
   /** Steps per task id, ordered by index then attempt. */
   steps: Record<string, Step[]>;
   /** Conversation events per task id (messages, model text, the answer), by seq. */
@@ -48,17 +51,27 @@ export function createTasksSlice(set: SliceSet<AppState>, get: SliceGet<AppState
     tasks: {},
     listStatus: 'idle',
     listError: undefined,
+    listErrorCode: undefined,
     steps: {},
     events: {},
     async loadTasks() {
       const client = get().client;
       if (!client) return;
+      // The last failure's code stays while reloading, so an approvals-only page does not flash the task list.
       set({ listStatus: 'loading', listError: undefined });
       try {
         const { tasks } = await client.call('tasks.list', { limit: 200 });
-        set((s) => ({ listStatus: 'ready', tasks: Object.fromEntries(tasks.map((t) => [t.id, newerTask(s.tasks[t.id], t)])) }));
+        set((s) => ({
+          listStatus: 'ready',
+          listErrorCode: undefined,
+          tasks: Object.fromEntries(tasks.map((t) => [t.id, newerTask(s.tasks[t.id], t)])),
+        }));
       } catch (error) {
-        set({ listStatus: 'error', listError: (error as Error).message });
+        set({
+          listStatus: 'error',
+          listError: (error as Error).message,
+          listErrorCode: error instanceof RuntimeError ? error.code : undefined,
+        });
       }
     },
     async loadTask(taskId) {

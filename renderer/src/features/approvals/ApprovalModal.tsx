@@ -31,6 +31,7 @@ export function ApprovalModal() {
   const gated = useApp((s) => (approval ? s.steps[approval.taskId]?.find((step) => step.id === approval.stepId) : undefined));
   const decide = useApp((s) => s.decide);
   const close = useApp((s) => s.openApproval);
+  const canReadTasks = useApp((s) => s.listErrorCode !== 'forbidden');
   const [denying, setDenying] = useState(false);
   const [armed, setArmed] = useState(false);
   const [remember, setRemember] = useState<Remember>('once');
@@ -93,9 +94,11 @@ export function ApprovalModal() {
       <p className="approval-task" data-testid="approval-task">
         {t('approval.forTask', { title: task?.title ?? approval.taskId })}
         {task?.agent ? ` · ${t('approval.agent', { agent: task.agent })}` : ''}{' '}
-        <a href={`#/task/${approval.taskId}`} onClick={() => close(undefined)}>
-          {t('approval.openTask')}
-        </a>
+        {canReadTasks && (
+          <a href={`#/task/${approval.taskId}`} onClick={() => close(undefined)}>
+            {t('approval.openTask')}
+          </a>
+        )}
       </p>
       <ApprovalPreview
         approval={approval}

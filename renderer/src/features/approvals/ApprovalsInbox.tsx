@@ -13,6 +13,8 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
   const status = useApp((s) => s.approvalsStatus);
   const reload = useApp((s) => s.loadApprovals);
   const open = useApp((s) => s.openApproval);
+  // An approvals-only connection cannot open a task: its id is shown, not linked.
+  const canReadTasks = useApp((s) => s.listErrorCode !== 'forbidden');
   const pending = useMemo(() => pendingApprovals(approvals), [approvals]);
   const linked = openId ? approvals[openId] : undefined;
 
@@ -41,7 +43,7 @@ export function ApprovalsInbox({ openId }: { openId?: string }) {
           {pending.map((a) => (
             <li key={a.id}>
               <strong>{a.tool}</strong> — {serverText(a.preview.summaryText, a.preview.summary)}{' '}
-              <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a>{' '}
+              {canReadTasks ? <a href={`#/task/${a.taskId}`}>{tasks[a.taskId]?.title ?? a.taskId}</a> : <code>{a.taskId}</code>}{' '}
               <button type="button" onClick={() => open(a.id)}>
                 {t('approvals.review')}
               </button>

@@ -34,10 +34,10 @@ export function GrantsView() {
                   <td>
                     <code>{g.tool}</code>
                   </td>
-                  <td className="wrap">
+                  <td className="wrap" data-label={t('grants.col.subject')}>
                     <code>{g.subject}</code>
                   </td>
-                  <td>
+                  <td data-label={t('grants.col.scope')}>
                     {g.scope === 'always' ? (
                       t('remember.always')
                     ) : (
@@ -46,7 +46,7 @@ export function GrantsView() {
                       </a>
                     )}
                   </td>
-                  <td>{new Date(g.createdAt).toLocaleString(locale)}</td>
+                  <td data-label={t('grants.col.created')}>{new Date(g.createdAt).toLocaleString(locale)}</td>
                   <td>
                     <button
                       type="button"

@@ -55,10 +55,10 @@ export function SchedulesView() {
                   </button>
                   <div className="hint">{t(`new.mode.${job.target.kind}`)}</div>
                 </td>
-                <td>
+                <td data-label={t('cron.schedule')}>
                   <code>{job.schedule}</code> <span className="hint">{job.timezone}</span>
                 </td>
-                <td>
+                <td data-label={t('cron.status')}>
                   <StatusBadge status={job.status} label={t(`cron.state.${job.status}`)} />
                   {job.blockedReason && (
                     <div className="error-text">
@@ -66,8 +66,8 @@ export function SchedulesView() {
                     </div>
                   )}
                 </td>
-                <td>{when(job.nextRunAt)}</td>
-                <td>{when(job.lastRunAt)}</td>
+                <td data-label={t('cron.next')}>{when(job.nextRunAt)}</td>
+                <td data-label={t('cron.last')}>{when(job.lastRunAt)}</td>
                 <td className="row">
                   <button type="button" disabled={action.busy} onClick={() => void act(job, 'cron.run')} data-testid="cron-run">
                     {t('cron.runNow')}
@@ -90,12 +90,12 @@ export function SchedulesView() {
                 {d.runs.map((run) => (
                   <tr key={run.id} data-outcome={run.outcome}>
                     <td>{when(run.firedAt)}</td>
-                    <td>{t(`cron.trigger.${run.trigger}`)}</td>
-                    <td>
+                    <td data-label={t('cron.trigger')}>{t(`cron.trigger.${run.trigger}`)}</td>
+                    <td data-label={t('cron.outcome')}>
                       {t(`cron.outcome.${run.outcome}`)}
                       {run.reason && <div className="hint">{serverText(run.reasonText, run.reason)}</div>}
                     </td>
-                    <td>
+                    <td data-label={t('tasks.col.title')}>
                       {run.taskId ? <a href={`#/task/${run.taskId}`}>{run.taskId}</a> : '—'}
                       {run.taskState && <> · {t(`taskState.${run.taskState}`)}</>}
                     </td>

@@ -37,8 +37,8 @@ export function McpServersPanel() {
                 <td>
                   <code>{server.name}</code>
                 </td>
-                <td>{server.transport}</td>
-                <td>
+                <td data-label={t('mcp.transport')}>{server.transport}</td>
+                <td data-label={t('mcp.state')}>
                   <StatusBadge status={server.state} label={t(`mcp.state.${server.state}`)} />
                   {server.reason && (
                     <div className="error-text">
@@ -46,7 +46,7 @@ export function McpServersPanel() {
                     </div>
                   )}
                 </td>
-                <td>{server.tools.length}</td>
+                <td data-label={t('mcp.tools')}>{server.tools.length}</td>
                 <td className="row">
                   <button type="button" disabled={action.busy} onClick={() => void test(server.name)} data-testid="mcp-test">
                     {t('mcp.test')}

@@ -66,9 +66,9 @@ export function ProvidersPanel({ config, save }: { config: Config; save: (patch:
               <td>
                 <code>{name}</code>
               </td>
-              <td>{p.kind}</td>
-              <td>{p.baseUrl ?? '—'}</td>
-              <td>{p.apiKeySecret ?? '—'}</td>
+              <td data-label={t('providers.kind')}>{p.kind}</td>
+              <td data-label={t('providers.baseUrl')}>{p.baseUrl ?? '—'}</td>
+              <td data-label={t('providers.keyName')}>{p.apiKeySecret ?? '—'}</td>
               <td>
                 <button type="button" disabled={action.busy} onClick={() => void removeProvider(name)}>
                   {t('mcp.remove')}

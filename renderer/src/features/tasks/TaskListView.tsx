@@ -51,12 +51,12 @@ export function TaskListView() {
               <td className="wrap">
                 <a href={`#/task/${task.id}`}>{task.title}</a>
               </td>
-              <td>
+              <td data-label={t('tasks.col.status')}>
                 <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
               </td>
-              <td>{counters.steps}</td>
-              <td>{formatCost(counters.costUsd)}</td>
-              <td>{new Date(task.createdAt).toLocaleString(locale)}</td>
+              <td data-label={t('tasks.col.progress')}>{counters.steps}</td>
+              <td data-label={t('tasks.col.cost')}>{formatCost(counters.costUsd)}</td>
+              <td data-label={t('tasks.col.created')}>{new Date(task.createdAt).toLocaleString(locale)}</td>
             </tr>
           );
         })}

@@ -35,8 +35,10 @@ export function SkillsSection() {
                         <code>{skill.name}</code>
                       </td>
                       {/* A skill's description is its author's words: shown as written. */}
-                      <td>{skill.description}</td>
-                      <td>{skill.allowedTools ? <code>{skill.allowedTools.join(' ')}</code> : t('skills.anyTool')}</td>
+                      <td data-label={t('skills.col.description')}>{skill.description}</td>
+                      <td data-label={t('skills.col.allowed')}>
+                        {skill.allowedTools ? <code>{skill.allowedTools.join(' ')}</code> : t('skills.anyTool')}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

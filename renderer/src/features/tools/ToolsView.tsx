@@ -39,11 +39,11 @@ export function ToolsView() {
                         <td>
                           <code>{tool.name}</code>
                         </td>
-                        <td>{toolDescription(locale, tool)}</td>
-                        <td>
+                        <td data-label={t('tools.col.description')}>{toolDescription(locale, tool)}</td>
+                        <td data-label={t('tools.col.risk')}>
                           <span className={`risk risk-${tool.risk}`}>{tool.risk}</span>
                         </td>
-                        <td className={tool.availability.available ? 'ok' : 'bad'}>
+                        <td className={tool.availability.available ? 'ok' : 'bad'} data-label={t('tools.col.availability')}>
                           {tool.availability.available ? (
                             t('tools.available')
                           ) : (

@@ -97,11 +97,11 @@ export function TraceView({ taskId }: { taskId: string }) {
             {trace.events.slice(0, cursor ?? trace.events.length).map((e, i, shown) => (
               <tr key={e.seq} data-event-type={e.type} className={cursor !== undefined && i === shown.length - 1 ? 'current' : undefined}>
                 <td>{e.seq}</td>
-                <td>{new Date(e.ts).toLocaleTimeString(locale)}</td>
-                <td>
+                <td data-label={t('trace.col.time')}>{new Date(e.ts).toLocaleTimeString(locale)}</td>
+                <td data-label={t('trace.col.type')}>
                   <code>{e.type}</code>
                 </td>
-                <td>
+                <td data-label={t('trace.col.data')}>
                   <JsonBlock value={e.data} compact />
                 </td>
               </tr>
