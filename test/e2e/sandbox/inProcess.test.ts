@@ -40,6 +40,18 @@ steps:
     args: { action: wait, timeoutMs: 60000 }
 `;
 
+const SIZE = `name: size
+steps:
+  - tool: sandbox.write_file
+    args:
+      path: size.html
+      content: |
+        <!doctype html><title>size</title>
+        <script>document.title = outerWidth + 'x' + outerHeight + ' at ' + screenX + ',' + screenY + ' of ' + screen.width + 'x' + screen.height;</script>
+  - tool: sandbox.browser_open
+    args: { url: "file:///home/agent/size.html" }
+`;
+
 describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
   let h: TestRuntime;
   let image: string;
@@ -82,6 +94,16 @@ describe.skipIf(skip)('GUI tasks in a runtime (real containers)', () => {
     expect(frames[0]!.data).toMatchObject({ taskId: task.id, format: 'jpeg' });
     await waitForState(h.rt, task.id, ['succeeded']);
     await expect.poll(containers, { timeout: 20_000 }).toEqual([]);
+  }, 180_000);
+
+  it("the desktop's browser fills the screen (no strip of desktop beside it)", async () => {
+    open();
+    const task = await createPlaybookTask(h.rt, SIZE);
+    expect((await h.rt.engine.run(task.id)).state).toBe('succeeded');
+    const opened = (await h.rt.engine.steps(task.id)).find((s) => s.tool === 'sandbox.browser_open')!;
+    const title = (opened.output as { title: string }).title;
+    const [, w, h2, x, y, sw, sh] = /^(\d+)x(\d+) at (\d+),(\d+) of (\d+)x(\d+)$/.exec(title) ?? [];
+    expect({ w, h: h2, x, y }, title).toEqual({ w: sw, h: sh, x: '0', y: '0' });
   }, 180_000);
 
   it('cancelling a GUI task destroys its sandbox', async () => {

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SandboxdResult } from '../../../../electron/contract/sandboxProtocol.js';
+import { screenSize } from './capture.js';
 import { HOME } from './home.js';
 
 const ARGS = [
@@ -35,10 +36,13 @@ async function ensurePage(): Promise<Page> {
     // Headed on the sandbox display, so GUI actions and screenshots see it.
     // Loaded on first use: playwright-core takes ~1.5 s to import on these machines.
     const { chromium } = await import('playwright-core');
+    // Sized to the screen: `--start-maximized` alone left Chromium at its default size, a black
+    // strip of desktop on the right of every screenshot.
+    const { width, height } = await screenSize();
     context = await chromium.launchPersistentContext(path.join(HOME, '.chromium'), {
       headless: false,
       executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      args: ARGS,
+      args: [...ARGS, `--window-size=${width},${height}`],
       viewport: null,
       acceptDownloads: true,
       env: { ...process.env } as Record<string, string>,
@@ -48,7 +52,19 @@ async function ensurePage(): Promise<Page> {
     for (const p of context.pages()) p.on('download', (d) => void d.saveAs(path.join(downloads, d.suggestedFilename())));
   }
   page = context.pages()[0] ?? (await context.newPage());
+  await fillScreen(page);
   return page;
+}
+
+/** Asks the window manager to maximize the window (the launch size alone stopped a pixel short). */
+async function fillScreen(p: Page): Promise<void> {
+  const cdp = await p.context().newCDPSession(p);
+  try {
+    const { windowId } = (await cdp.send('Browser.getWindowForTarget')) as { windowId: number };
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'maximized' } });
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** browser.open: navigates the sandbox Chromium (launching it first). */
