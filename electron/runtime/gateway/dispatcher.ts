@@ -7,7 +7,7 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from '../../contract/index.js';
-import { AgentDeskError, describeIssues, issuesFromZod } from '../errors.js';
+import { AgentDeskError, describeIssues, formatIssuePath, issuesFromZod } from '../errors.js';
 import { hasScope, missingScopeMessage } from '../policy/scopes.js';
 import { storeFailure } from '../store/openErrors.js';
 import type { CallContext, Handlers } from './handlers.js';
@@ -33,6 +33,12 @@ export interface Dispatcher {
   /** Names of the methods this dispatcher can run, sorted. */
   methods(): string[];
 }
+
+/**
+ * How deep arrays and objects may nest in a call's params. Real params are a few levels deep;
+ * a deeper value would overflow the stack of whatever walks it next (digest, JSON column, redactor).
+ */
+export const MAX_PARAMS_DEPTH = 64;
 
 type AnyHandler = (params: unknown, ctx: CallContext) => unknown;
 type ResolvedMethod = { name: MethodName; spec: MethodSpec; handler: AnyHandler };
@@ -124,10 +130,45 @@ function requireScope({ name, spec }: ResolvedMethod, ctx: CallContext): void {
 }
 
 function parseParams({ name, spec }: ResolvedMethod, params: unknown): unknown {
+  const tooDeep = pathDeeperThan(params, MAX_PARAMS_DEPTH);
+  if (tooDeep !== undefined) {
+    const path = formatIssuePath(tooDeep);
+    throw new AgentDeskError(
+      'invalid_params',
+      `invalid params for ${name}: arrays and objects nest deeper than ${MAX_PARAMS_DEPTH} levels (at ${path}); send a flatter value`,
+      { issues: [{ path, message: `nested deeper than ${MAX_PARAMS_DEPTH} levels` }], maxDepth: MAX_PARAMS_DEPTH },
+    );
+  }
   const parsed = spec.params.safeParse(params);
   if (parsed.success) return parsed.data;
   const issues = issuesFromZod(parsed.error.issues);
   throw new AgentDeskError('invalid_params', `invalid params for ${name}: ${oneLine(issues)}`, { issues });
+}
+
+type Nested = { value: object; depth: number; key?: PropertyKey; parent?: Nested };
+
+/**
+ * Where a value nests deeper than `max` arrays/objects (its first levels, then `…`), or undefined.
+ * Walked with its own stack, depth first, so neither a deep value nor a cycle overflows it.
+ */
+function pathDeeperThan(value: unknown, max: number): PropertyKey[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: Nested[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.depth > max) return shortPath(node);
+    for (const [key, child] of Object.entries(node.value)) {
+      if (typeof child !== 'object' || child === null) continue;
+      stack.push({ value: child, depth: node.depth + 1, key: Array.isArray(node.value) ? Number(key) : key, parent: node });
+    }
+  }
+  return undefined;
+}
+
+function shortPath(node: Nested): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Nested | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+  return path.length > 4 ? [...path.slice(0, 4), '…'] : path;
 }
 
 /** The id to answer with before the frame is known to be valid: only a string or a number. */

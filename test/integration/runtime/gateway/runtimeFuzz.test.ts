@@ -46,4 +46,29 @@ describe('the runtime gateway under 1,000 malformed payloads', () => {
     expect(await raw.next()).toMatchObject({ id: 'after', result: { task: { id: existing.id, state: 'queued' } } });
     expect((await h.rt.store.tasks.list({ limit: 10 })).map((t) => t.id)).toEqual([existing.id]);
   });
+
+  it('answers params nested 10,000 levels deep (arrays or objects) with invalid_params, not a stack overflow', async () => {
+    const depth = 10_000;
+    const nested = { arrays: `${'['.repeat(depth)}${']'.repeat(depth)}`, objects: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` };
+    const check = (deep: string) =>
+      `{"checks":[{"type":"json_path","file":"a.json","path":"$.a","equals":${deep}}],"goal":"g","start":false}`;
+    for (const [kind, deep] of Object.entries(nested)) {
+      const frames = [
+        `{"id":"whole","method":"tasks.create","params":${deep}}`,
+        `{"id":"checks","method":"tasks.create","params":${check(deep)}}`,
+        `{"id":"keyed","method":"tasks.create","params":${check(deep)},"idempotencyKey":"deep-${kind}"}`,
+        `{"id":"settings","method":"settings.set","params":{"config":{"policy":${deep}}},"idempotencyKey":"deep-${kind}"}`,
+      ];
+      const answers: Record<string, unknown> = {};
+      for (const frame of frames) {
+        raw.ws.send(frame);
+        const response = (await raw.next()) as { id: string; error?: { code: string; message: string } };
+        answers[response.id] = response.error;
+      }
+      const refused = expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('nest deeper than 64 levels') });
+      expect(answers, kind).toEqual({ whole: refused, checks: refused, keyed: refused, settings: refused });
+    }
+    raw.ws.send(JSON.stringify({ id: 'after', method: 'system.info', params: {} }));
+    expect(await raw.next()).toMatchObject({ id: 'after', result: { name: 'agent-desk' } });
+  });
 });
