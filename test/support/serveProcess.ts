@@ -48,9 +48,14 @@ export function startServeOn(sandbox: CliSandbox, port: number, more: readonly s
   return startServe(sandbox, 30_000, [...more, '--port', String(port)]);
 }
 
-/** Starts `agent-desk serve --port 0` (and `more` options) in the sandbox and waits until it announced its gateway. */
-export async function startServe(sandbox: CliSandbox, timeoutMs = 30_000, more: readonly string[] = []): Promise<ServeProcess> {
-  const child = sandbox.spawn(['serve', '--port', '0', ...more]);
+/** Starts `agent-desk serve --port 0` (and `more` options, `env` added) in the sandbox and waits until it announced its gateway. */
+export async function startServe(
+  sandbox: CliSandbox,
+  timeoutMs = 30_000,
+  more: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServeProcess> {
+  const child = sandbox.spawn(['serve', '--port', '0', ...more], env);
   const info = await pollUntil(
     `gateway.json of serve pid ${child.pid}`,
     () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import Docker from 'dockerode';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { DesktopSandbox } from './desktopSandbox.js';
+import { onEngine } from './engineErrors.js';
 import { DEFAULT_LIMITS, LABELS, hardenedCreateOptions, type SandboxLimits } from './hardening.js';
 import { SandboxdSession } from './sandboxdSession.js';
 
@@ -153,12 +154,14 @@ export class SandboxDriver {
           ? `"${idOrName}" matches ${matches.length} sandboxes; give more of the id`
           : `no desktop sandbox "${idOrName}" of this data folder (sandbox list shows them)`,
       );
-    await this.docker
-      .getContainer(matches[0]!.id)
-      .remove({ force: true, v: true })
-      .catch((error: { statusCode?: number }) => {
-        if (error.statusCode !== 404) throw error;
-      });
+    await onEngine(this.docker, () =>
+      this.docker
+        .getContainer(matches[0]!.id)
+        .remove({ force: true, v: true })
+        .catch((error: { statusCode?: number }) => {
+          if (error.statusCode !== 404) throw error;
+        }),
+    );
   }
 
   /**
@@ -181,7 +184,8 @@ export class SandboxDriver {
   }
 
   private ownContainers(): Promise<Docker.ContainerInfo[]> {
-    return this.docker.listContainers({ all: true, filters: { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] } });
+    const filters = { label: [`${LABELS.sandbox}=1`, `${LABELS.owner}=${this.opts.owner}`] };
+    return onEngine(this.docker, () => this.docker.listContainers({ all: true, filters }));
   }
 
   /** Created by this process (this worker, or this pid where no worker is named). */
