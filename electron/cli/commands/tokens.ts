@@ -7,6 +7,7 @@ import { callLocal } from './secrets.js';
 import { resolveHome } from '../../runtime/config.js';
 import { gatewayFilePath, newGatewayToken, readGatewayFile, writeGatewayFile } from '../gatewayToken.js';
 import { cliName } from '../cliName.js';
+import { connectGateway } from '../../capabilities/transports/wsClient.js';
 
 /** `agent-desk tokens create|list|revoke`: gateway tokens with chosen scopes, e.g. approvals only for a phone. */
 export function registerTokens(program: Command): void {
@@ -51,7 +52,9 @@ export function registerTokens(program: Command): void {
     .option('--json', 'print JSON')
     .action((id: string, opts: { json?: boolean }) =>
       withControlRuntime(opts.json, async (rt) => {
-        const token = (await callLocal(rt, 'tokens.revoke', { id })) as GatewayToken;
+        // A running serve authenticates against its own store, which this shell may not open the same way
+        // (AGENT_DESK_DATABASE_URL set in one shell only): the revoke goes to it, so it takes there at once.
+        const token = ((await revokeThroughServe(rt.home, id)) ?? (await callLocal(rt, 'tokens.revoke', { id }))) as GatewayToken;
         if (opts.json) printJson(token);
         else console.log(`revoked ${token.id}${token.name ? ` (${token.name})` : ''}`);
       }),
@@ -68,4 +71,29 @@ export function registerTokens(program: Command): void {
       console.log(token);
       console.error(`Stored in ${gatewayFilePath(home)}; restart \`${cliName()} serve\` to use it (open pages: add #token=<new token>).`);
     });
+}
+
+/**
+ * `tokens.revoke` through the `serve` running on this data folder (gateway.json names it), or
+ * undefined when none runs or it does not answer; an error it answers (not_found) is thrown.
+ */
+async function revokeThroughServe(home: string, id: string): Promise<GatewayToken | undefined> {
+  const file = readGatewayFile(home);
+  if (file?.url === undefined || file.pid === undefined || !processAlive(file.pid)) return undefined;
+  const client = await connectGateway(file.url, file.token, { connectTimeoutMs: 3_000 }).catch(() => undefined);
+  if (!client) return undefined;
+  try {
+    return await client.call('tokens.revoke', { id });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

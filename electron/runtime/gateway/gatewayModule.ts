@@ -21,7 +21,7 @@ export function gatewayModule(core: RuntimeCore): RuntimeModule {
     questionHandlers(core),
     intentHandlers(core),
     skillHandlers(core),
-    tokenHandlers(core.tokens, () => core.clock.now()),
+    tokenHandlers(core.tokens, () => core.clock.now(), core.storeName),
     grantHandlers(core.store.grants),
     settingsHandlers(core),
     core.secrets ? secretHandlers(core, core.secrets) : {},

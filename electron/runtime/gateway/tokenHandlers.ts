@@ -3,8 +3,9 @@ import { hasScope } from '../policy/scopes.js';
 import type { TokenRepo } from '../store/tokenRepo.js';
 import type { Handlers } from './handlers.js';
 
-/** `tokens.*`: issue, list and revoke gateway tokens (admin only, by the method table). */
-export function tokenHandlers(tokens: TokenRepo, now: () => number): Handlers {
+/** `tokens.*`: issue, list and revoke gateway tokens (admin only, by the method table); `storeName` says which store a miss looked in. */
+export function tokenHandlers(tokens: TokenRepo, now: () => number, storeName?: string): Handlers {
+  const where = storeName === undefined ? '' : ` in ${storeName}`;
   const at = () => new Date(now()).toISOString();
   return {
     'tokens.create': (p, ctx) => {
@@ -21,7 +22,11 @@ export function tokenHandlers(tokens: TokenRepo, now: () => number): Handlers {
     'tokens.list': async (p) => ({ tokens: await tokens.list(p.includeRevoked) }),
     'tokens.revoke': async (p) => {
       const revoked = await tokens.revoke(p.id, at());
-      if (!revoked) throw new AgentDeskError('not_found', `no gateway token ${p.id}; tokens.list shows the issued ones`, { id: p.id });
+      if (!revoked)
+        throw new AgentDeskError('not_found', `no gateway token ${p.id}${where}; tokens.list shows the issued ones`, {
+          id: p.id,
+          ...(storeName !== undefined && { store: storeName }),
+        });
       return revoked;
     },
   };
