@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { numberedPlaceholders } from './placeholders.js';
-import type { RowBatch } from './rowBatch.js';
-import type { SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
+import type { RowBatch, SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /** BIGINT (int8) columns come back as numbers: counters, sizes and sequence numbers stay below 2^53. */
 const INT8_OID = 20;

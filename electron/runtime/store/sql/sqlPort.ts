@@ -2,7 +2,6 @@
 // repository runs on the embedded SQLite file and on a shared PostgreSQL server.
 // See docs/architecture.md, "The store".
 
-import type { RowBatch } from './rowBatch.js';
 
 /** Which SQL a statement may use beyond the common subset (placeholders are `?` on both). */
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -58,4 +57,25 @@ export interface SqlDatabase extends SqlSession {
    */
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * Rows that may share one statement. A run's commit writes many rows of a kind — a step row, two
+ * trace events and a planner turn for each of ~25 steps — and on PostgreSQL every statement
+ * costs the server a parse and a plan. Inside a PostgreSQL transaction the rows of one batch key
+ * wait and go as one multi-row statement (`many`), at the place of the first of them; elsewhere
+ * (SQLite, a statement outside a transaction) each row is its `one` statement, run at once.
+ * Built by `rowBatch.ts`; see docs/architecture.md, "The store".
+ */
+export interface RowBatch {
+  /** Rows with the same key may share a statement (one task's trace events; every step row). */
+  readonly key: string;
+  /** The statement for one row; its params are the row, then `after`. */
+  readonly one: string;
+  /** The statement for `count` rows (count ≥ 2); its params are the rows in order, flattened, then `after`. */
+  many(count: number): string;
+  /** Params after the rows: what the statement looks up (the task whose `MAX(seq)` numbers them). */
+  readonly after: readonly SqlValue[];
+  /** For upserts: the row's identity; of rows with the same identity only the last is written. */
+  identity?(row: readonly SqlValue[]): string;
 }

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import type { RowBatch } from './rowBatch.js';
-import type { SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
+import type { RowBatch, SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /**
  * The store port over one better-sqlite3 connection. Statements are prepared once per SQL text.
