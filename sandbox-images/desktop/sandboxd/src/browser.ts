@@ -52,16 +52,35 @@ async function ensurePage(): Promise<Page> {
     for (const p of context.pages()) p.on('download', (d) => void d.saveAs(path.join(downloads, d.suggestedFilename())));
   }
   page = context.pages()[0] ?? (await context.newPage());
-  await fillScreen(page);
+  await fillScreen(page, await screenSize());
   return page;
 }
 
-/** Asks the window manager to maximize the window (the launch size alone stopped a pixel short). */
-async function fillScreen(p: Page): Promise<void> {
+interface WindowBounds {
+  width?: number;
+  height?: number;
+  windowState?: string;
+}
+
+// How long the window manager gets to settle the maximized window before the first page loads.
+const SETTLE_MS = 3_000;
+
+/**
+ * Asks the window manager to maximize the window (the launch size alone stopped a pixel short),
+ * then waits until the window has the screen's size: the request returns before the window
+ * manager acts, and a page loaded in between saw a 0×0 window.
+ */
+async function fillScreen(p: Page, screen: { width: number; height: number }): Promise<void> {
   const cdp = await p.context().newCDPSession(p);
   try {
     const { windowId } = (await cdp.send('Browser.getWindowForTarget')) as { windowId: number };
     await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'maximized' } });
+    const filled = async () => {
+      const { bounds } = (await cdp.send('Browser.getWindowBounds', { windowId })) as { bounds: WindowBounds };
+      return bounds.width === screen.width && bounds.height === screen.height;
+    };
+    const until = Date.now() + SETTLE_MS;
+    while (!(await filled()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   } finally {
     await cdp.detach();
   }
