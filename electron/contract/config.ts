@@ -3,6 +3,7 @@ import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
 import { HooksConfigSchema } from './hooks.js';
+import { SandboxConfigSchema } from './sandboxConfig.js';
 
 /**
  * `"$schema"` at the top of a JSON config file: where an editor finds the file's JSON Schema
@@ -39,6 +40,9 @@ export const StoreConfigSchema = z
 /** Where the store keeps its data. */
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 
+/** The sandbox section's schemas (hosts, runtime) are part of the config contract. */
+export * from './sandboxConfig.js';
+
 /**
  * The config file (`$AGENT_DESK_HOME/config.json`): everything optional, defaults applied.
  * Every object is strict: an unknown key anywhere is an error, not silently dropped.
@@ -72,29 +76,7 @@ export const ConfigSchema = z
       .strict()
       .default({ concurrency: 4, missedGraceMs: 60_000 })
       .describe('Background queue and cron.'),
-    sandbox: z
-      .object({
-        poolSize: z.number().int().min(0).max(16).default(0).describe('Ready desktop containers kept warm.'),
-        image: z.string().optional().describe('An image to use instead of the built agent-desk/desktop.'),
-        egressAllow: z
-          .array(z.string())
-          .default([])
-          .describe('Hosts (`host[:port]` globs) sandboxes may reach through the runtime’s proxy; empty = network none.'),
-        liveFps: z
-          .number()
-          .min(0)
-          .max(30)
-          .default(5)
-          .describe('Live-view frames per second while a task holds a desktop (0 = only frames taken after actions).'),
-        screen: z
-          .object({ width: z.number().int().min(320).max(7680), height: z.number().int().min(240).max(4320) })
-          .strict()
-          .default({ width: 1280, height: 800 })
-          .describe('The desktop’s screen; screenshots shown to a model may be smaller (the runtime scales).'),
-      })
-      .strict()
-      .default({ poolSize: 0, egressAllow: [], liveFps: 5, screen: { width: 1280, height: 800 } })
-      .describe('Disposable desktop sandboxes (Docker).'),
+    sandbox: SandboxConfigSchema,
     store: StoreConfigSchema.default({ kind: 'sqlite' }).describe(
       'Where tasks, approvals and traces are kept: the embedded SQLite file (default) or a shared PostgreSQL database.',
     ),

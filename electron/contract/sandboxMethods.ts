@@ -16,6 +16,8 @@ export const SandboxInfoSchema = z.object({
   pid: z.number().int(),
   task: z.string().optional(),
   createdAt: z.string(),
+  /** The engine of `sandbox.hosts` it runs on (`local` without hosts). */
+  host: z.string().optional(),
 });
 /** A sandbox listing row. */
 export type SandboxInfo = z.infer<typeof SandboxInfoSchema>;

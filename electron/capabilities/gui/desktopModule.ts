@@ -5,6 +5,7 @@ import type { RuntimeModule } from '../../runtime/core/runtimeModule.js';
 import { isTerminal } from '../../runtime/engine/stateMachine.js';
 import type { Handlers } from '../../runtime/gateway/handlers.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
+import { fleetEngines } from '../sandbox/fleet/engineClient.js';
 import { buildDesktopImage, sandboxSourceRoot } from '../sandbox/imageBuilder.js';
 import { computerTool, dockerConfigured, type FrameSink } from './computerTool.js';
 import { LiveView } from './liveView.js';
@@ -40,7 +41,7 @@ const LIVE = new Set(['planning', 'running', 'retrying', 'waiting_approval', 'wa
 
 type DesktopCore = Pick<
   RuntimeCore,
-  'home' | 'config' | 'store' | 'storeName' | 'lease' | 'bus' | 'engine' | 'trace' | 'redactor' | 'clock'
+  'home' | 'config' | 'store' | 'storeName' | 'lease' | 'bus' | 'engine' | 'trace' | 'redactor' | 'clock' | 'secrets'
 >;
 
 /**
@@ -55,6 +56,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
   const live = new LiveView(sandbox.liveFps);
   const desktops = new TaskDesktops({
     owner: sandboxOwnerOf(core.storeName),
+    engines: fleetEngines(sandbox, core.secrets),
     // Workers sharing the store (and a Docker engine) adopt each other's desktops once the creator is gone.
     worker: { id: () => core.lease.id, joined: () => core.lease.joined(), isLive: (id) => core.lease.isLive(id) },
     poolSize,

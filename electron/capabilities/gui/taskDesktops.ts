@@ -5,8 +5,9 @@ import { containerAddress, EGRESS_NETWORK, ensureEgressNetwork } from '../sandbo
 import { EgressProxy } from '../sandbox/egressProxy.js';
 import { EgressSources } from '../sandbox/egressSources.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
-import { SandboxDriver, type SandboxWorker } from '../sandbox/sandboxDriver.js';
-import { WarmPool } from '../sandbox/warmPool.js';
+import type { SandboxWorker } from '../sandbox/sandboxDriver.js';
+import { DesktopFleet } from '../sandbox/fleet/desktopFleet.js';
+import type { FleetEngine } from '../sandbox/fleet/engineClient.js';
 import { DesktopSession } from './desktopSession.js';
 
 /** How a runtime gets its desktops. */
@@ -14,6 +15,8 @@ export interface TaskDesktopsOptions {
   /** Resolves the image (reusing the content-hash tag; building it only when absent). */
   image: () => Promise<string>;
   owner: string;
+  /** The engines desktops are placed on (`sandbox.hosts`, or the one default engine). */
+  engines: readonly FleetEngine[];
   /** This process's runner lease: containers carry its worker id; another live worker's are left alone. */
   worker?: SandboxWorker;
   /** Ready containers kept warm (0 = create on demand). */
@@ -33,50 +36,53 @@ export interface TaskDesktopsOptions {
  * classification also knows), created on first use and destroyed when the task ends.
  */
 export class TaskDesktops {
-  private driverPromise: Promise<SandboxDriver> | undefined;
-  private pool: WarmPool | undefined;
+  private started: Promise<DesktopFleet> | undefined;
   private readonly sessions = new Map<string, Promise<DesktopSession>>();
   private readonly ready = new Map<string, DesktopSession>();
-  private proxy: EgressProxy | undefined;
+  /** One egress proxy per engine whose desktops have an allowlist (the proxy listens on that engine's bridge). */
+  private readonly proxies = new Map<string, EgressProxy>();
   /** Each desktop's address on the egress network, by workspace: how the proxy attributes requests. */
-  private readonly addresses = new Map<string, string>();
+  private readonly addresses = new Map<string, { host: string; address: string }>();
 
-  /** Lists, destroys and reaps without resolving (or building) the image. */
-  readonly control: SandboxDriver;
+  /** Lists, destroys and reaps without resolving (or building) the image; places desktops once started. */
+  readonly control: DesktopFleet;
 
   constructor(private readonly opts: TaskDesktopsOptions) {
-    this.control = new SandboxDriver({ image: '', owner: opts.owner, ...(opts.worker && { worker: opts.worker }) });
-  }
-
-  /** The driver (the image is resolved on first use). */
-  driver(): Promise<SandboxDriver> {
-    this.driverPromise ??= this.opts.image().then(async (image) => {
-      const limits = { ...this.opts.limits, ...(await this.egress()) };
-      const driver = new SandboxDriver({ image, owner: this.opts.owner, limits, ...(this.opts.worker && { worker: this.opts.worker }) });
-      if ((this.opts.poolSize ?? 0) > 0) {
-        this.pool = new WarmPool(driver, this.opts.poolSize!);
-        this.pool.fill();
-      }
-      return driver;
+    this.control = new DesktopFleet(opts.engines, {
+      owner: opts.owner,
+      poolSize: opts.poolSize ?? 0,
+      limits: { ...opts.limits },
+      ...(opts.worker && { worker: opts.worker }),
     });
-    return this.driverPromise;
   }
 
-  // With an allowlist: the internal egress network, and the proxy on its gateway as the only way out.
-  private async egress(): Promise<Partial<SandboxLimits>> {
+  /** The fleet, started with the image (resolved on first use) and its warm pools filling. */
+  driver(): Promise<DesktopFleet> {
+    this.started ??= this.opts.image().then(async (image) => {
+      await this.control.start(image, (engine) => this.egress(engine));
+      return this.control;
+    });
+    return this.started;
+  }
+
+  // With an allowlist: the engine's internal egress network, and a proxy on its gateway as the only way out.
+  private async egress(engine: FleetEngine): Promise<Partial<SandboxLimits>> {
     if (!this.opts.egressAllow?.length) return {};
-    const gateway = await ensureEgressNetwork(this.control.docker);
-    this.proxy = new EgressProxy(this.opts.egressAllow, new EgressSources(compileWriteOrigins(this.opts.allowWrites ?? [])));
-    const port = await this.proxy.start(gateway);
+    const gateway = await ensureEgressNetwork(engine.docker);
+    const proxy = new EgressProxy(this.opts.egressAllow, new EgressSources(compileWriteOrigins(this.opts.allowWrites ?? [])));
+    this.proxies.set(engine.name, proxy);
+    const port = await proxy.start(gateway);
     return { network: EGRESS_NETWORK, proxy: `http://${gateway}:${port}` };
   }
 
   /** The task's desktop, acquiring one (warm if possible) on first use. */
   forWorkspace(workspace: string, taskId: string): Promise<DesktopSession> {
+    // A desktop lost with its engine is let go: the task's next step gets one placed elsewhere.
+    if (this.ready.get(workspace)?.sandbox.lost) this.dropLost(workspace);
     let session = this.sessions.get(workspace);
     if (!session) {
       session = this.driver()
-        .then((driver) => this.acquire(driver, taskId))
+        .then((fleet) => fleet.acquire(taskId))
         .then(async (sandbox) => {
           const s = new DesktopSession(taskId, sandbox);
           await this.attribute(workspace, s).catch(async (error: unknown) => {
@@ -93,31 +99,29 @@ export class TaskDesktops {
     return session;
   }
 
+  private dropLost(workspace: string): void {
+    const lost = this.ready.get(workspace)!;
+    this.sessions.delete(workspace);
+    this.ready.delete(workspace);
+    this.forget(workspace);
+    this.opts.onRelease?.(lost);
+    void this.control.release(lost.sandbox).catch(() => undefined);
+  }
+
   /** Registers the desktop's egress address with the proxy, so its requests meet its task's effect gate. */
   private async attribute(workspace: string, session: DesktopSession): Promise<void> {
-    if (!this.proxy) return;
-    const address = await containerAddress(this.control.docker, session.sandbox.id);
-    session.egress = this.proxy.sources.register(address, { taskId: session.taskId, humanAtControls: () => session.takenOver });
-    this.addresses.set(workspace, address);
+    const host = session.sandbox.host;
+    const proxy = this.proxies.get(host);
+    if (!proxy) return;
+    const address = await containerAddress(this.control.engine(host).docker, session.sandbox.id);
+    session.egress = proxy.sources.register(address, { taskId: session.taskId, humanAtControls: () => session.takenOver });
+    this.addresses.set(workspace, { host, address });
   }
 
   private forget(workspace: string): void {
-    const address = this.addresses.get(workspace);
+    const at = this.addresses.get(workspace);
     this.addresses.delete(workspace);
-    if (address) this.proxy?.sources.unregister(address);
-  }
-
-  /**
-   * A resumed task gets back the desktop a killed runtime left running (adopted as it was);
-   * otherwise a warm one, named after the task so a later process can adopt it; else a new one.
-   */
-  private async acquire(driver: SandboxDriver, taskId: string): Promise<DesktopSandbox> {
-    const adopted = await driver.adopt(taskId);
-    if (adopted) return adopted;
-    if (!this.pool) return driver.create({ task: taskId });
-    const sandbox = await this.pool.acquire();
-    await driver.assign(sandbox, taskId).catch((error: Error) => process.emitWarning(`sandbox ${sandbox.name}: ${error.message}`));
-    return sandbox;
+    if (at) this.proxies.get(at.host)?.sources.unregister(at.address);
   }
 
   /** The task's desktop if it already exists (synchronous, for classification). */
@@ -138,7 +142,7 @@ export class TaskDesktops {
     this.forget(workspace);
     const s = await session?.catch(() => undefined);
     if (s) this.opts.onRelease?.(s);
-    await s?.sandbox.destroy();
+    if (s) await this.control.release(s.sandbox);
   }
 
   /** Removes containers a killed runtime of this owner left behind, but those of tasks `keep` names. */
@@ -152,9 +156,8 @@ export class TaskDesktops {
    */
   async close(keep: (taskId: string) => Promise<boolean> = async () => false): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((w) => this.closeOne(w, keep).catch(() => undefined)));
-    await this.pool?.close();
-    if (this.driverPromise) await (await this.driverPromise.catch(() => undefined))?.close();
-    await this.proxy?.close();
+    await this.control.close();
+    await Promise.all([...this.proxies.values()].map((p) => p.close()));
   }
 
   private async closeOne(workspace: string, keep: (taskId: string) => Promise<boolean>): Promise<void> {
@@ -164,7 +167,7 @@ export class TaskDesktops {
     this.ready.delete(workspace);
     this.forget(workspace);
     this.opts.onRelease?.(session);
-    session.sandbox.detach();
+    await this.control.release(session.sandbox, true);
   }
 
   /** Requires a live desktop for a task id (takeover, screen.latest). */

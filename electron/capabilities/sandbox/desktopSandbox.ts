@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { SandboxdMethod, SandboxdParams, SandboxdResult } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
+import { ToolError } from '../../runtime/tools/types.js';
 import { SandboxdSession } from './sandboxdSession.js';
 
 /** How long a fresh container may take until its display answers. */
@@ -9,6 +10,12 @@ const READY_TIMEOUT_MS = 20_000;
 /** One running disposable desktop: its container and the sandboxd session into it. */
 export class DesktopSandbox {
   private destroyed = false;
+  /** True once its engine was lost (or the container stopped under it): it never answers again. */
+  lost = false;
+  /** The engine of the fleet it runs on. */
+  host = 'local';
+  /** Asked when the session ends under a call: true when the desktop is lost (not removed on purpose). */
+  probeLost: (() => Promise<boolean>) | undefined;
 
   constructor(
     readonly id: string,
@@ -21,9 +28,37 @@ export class DesktopSandbox {
   ) {}
 
   /** Calls sandboxd. */
-  call<M extends SandboxdMethod>(method: M, params: SandboxdParams<M>, timeoutMs?: number): Promise<SandboxdResult<M>> {
-    if (this.destroyed) return Promise.reject(new AgentDeskError('conflict', `sandbox ${this.name} was destroyed`));
-    return this.session.call(method, params, timeoutMs);
+  async call<M extends SandboxdMethod>(method: M, params: SandboxdParams<M>, timeoutMs?: number): Promise<SandboxdResult<M>> {
+    if (this.lost) throw this.lostError(method, false);
+    if (this.destroyed) throw new AgentDeskError('conflict', `sandbox ${this.name} was destroyed`);
+    const sent = this.session.open;
+    try {
+      return await this.session.call(method, params, timeoutMs);
+    } catch (error) {
+      if (this.destroyed || this.session.open || !(await this.isLost())) throw error;
+      throw this.lostError(method, sent);
+    }
+  }
+
+  /** Marks it lost (its engine went away): calls fail as lost, and the task's next step gets another desktop. */
+  markLost(): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.detach();
+  }
+
+  private async isLost(): Promise<boolean> {
+    if (!this.lost && (await this.probeLost?.().catch(() => true))) this.markLost();
+    return this.lost;
+  }
+
+  /**
+   * A desktop lost under a call: retryable on another desktop, and — when the call was sent — its
+   * effect unknown, so the engine holds a side effect as uncertain instead of sending it again.
+   */
+  private lostError(method: string, sent: boolean): ToolError {
+    const during = sent ? ` during ${method} (it may or may not have happened)` : '';
+    return new ToolError(`desktop ${this.name} on host ${this.host} was lost${during}`, true, 'desktop_lost', sent);
   }
 
   /** Waits until sandboxd reports the display ready (polling health; X starts in parallel). */

@@ -23,6 +23,8 @@ export interface SandboxLimits {
   workspace?: string;
   /** The allowlisting egress proxy (`http://gateway:port`) when `network` is the egress network. */
   proxy?: string;
+  /** `runsc` runs the desktop under gVisor (registered on the engine under that name); default the engine's runc. */
+  runtime?: 'runc' | 'runsc';
 }
 
 /** The defaults: 2 GiB, 2 CPUs, 512 processes, no network, a 1280×800 screen. */
@@ -81,6 +83,7 @@ export function hardenedCreateOptions(
       IpcMode: 'private',
       Binds: binds,
       AutoRemove: false,
+      ...(limits.runtime === 'runsc' && { Runtime: 'runsc' }),
     },
   };
 }

@@ -16,6 +16,8 @@ export interface SandboxInfo {
   pid: number;
   task?: string;
   createdAt: string;
+  /** The fleet engine it runs on. */
+  host?: string;
 }
 
 /** Options of one driver (one per runtime process). */
@@ -33,6 +35,8 @@ export interface SandboxDriverOptions {
    * engine. Without it, the creating pid on this host decides (as before worker leases).
    */
   worker?: SandboxWorker;
+  /** The fleet engine's name (`sandbox.hosts`), shown in listings and errors. */
+  host?: string;
 }
 
 /** What the driver asks of the runner lease. */
@@ -76,6 +80,7 @@ export class SandboxDriver {
       await container.start();
       const session = await SandboxdSession.open(this.docker, container);
       const sandbox = new DesktopSandbox(container.id, name, limits.screen, container, session, (s) => this.live.delete(s));
+      sandbox.host = this.hostName;
       this.live.add(sandbox);
       await sandbox.waitReady();
       return sandbox;
@@ -98,6 +103,7 @@ export class SandboxDriver {
         pid: Number(c.Labels[LABELS.pid] ?? 0),
         ...(task ? { task } : {}),
         createdAt: new Date(c.Created * 1000).toISOString(),
+        host: this.hostName,
       };
     });
   }
@@ -130,6 +136,7 @@ export class SandboxDriver {
     try {
       const session = await SandboxdSession.open(this.docker, container);
       sandbox = new DesktopSandbox(found.Id, nameOf(found), this.limits.screen, container, session, (s) => this.live.delete(s));
+      sandbox.host = this.hostName;
       this.live.add(sandbox);
       await sandbox.waitReady(5_000);
       return sandbox;
@@ -204,6 +211,26 @@ export class SandboxDriver {
     if (worker !== undefined && this.opts.worker) return worker !== this.opts.worker.id() && (await this.opts.worker.isLive(worker));
     const pid = Number(c.Labels[LABELS.pid] ?? 0);
     return c.Labels[LABELS.host] !== os.hostname() || (pid !== process.pid && processAlive(pid));
+  }
+
+  /** The sandboxes this driver drives now. */
+  get driving(): readonly DesktopSandbox[] {
+    return [...this.live];
+  }
+
+  private get hostName(): string {
+    return this.opts.host ?? 'local';
+  }
+
+  /** Removes containers by id whatever their state (a lost engine's, once it answers again); gone ones count as removed. */
+  async removeIds(ids: readonly string[]): Promise<void> {
+    for (const id of ids)
+      await this.docker
+        .getContainer(id)
+        .remove({ force: true, v: true })
+        .catch((error: { statusCode?: number }) => {
+          if (error.statusCode !== 404) throw error;
+        });
   }
 
   /** Destroys every sandbox this driver created. */

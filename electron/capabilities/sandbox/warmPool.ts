@@ -15,11 +15,13 @@ export class WarmPool {
     private readonly driver: SandboxDriver,
     readonly size: number,
     private readonly refillDelayMs = 1_000,
+    /** How many warm sandboxes the host has room for now (its capacity less the desktops in use). */
+    private readonly room: () => number = () => Number.POSITIVE_INFINITY,
   ) {}
 
   /** Starts creating sandboxes until `size` are ready or on their way. */
   fill(): void {
-    while (!this.closed && this.ready.length + this.filling < this.size) {
+    while (!this.closed && this.ready.length + this.filling < Math.min(this.size, this.room())) {
       this.filling++;
       void this.driver
         .create()
@@ -54,6 +56,16 @@ export class WarmPool {
   /** Ready sandboxes now. */
   get available(): number {
     return this.ready.length;
+  }
+
+  /** Ready and on their way: what the pool holds of its host's capacity. */
+  get held(): number {
+    return this.ready.length + this.filling;
+  }
+
+  /** The ready sandboxes' ids (a lost engine's are remembered for reaping when it answers again). */
+  readyIds(): string[] {
+    return this.ready.map((s) => s.id);
   }
 
   /** Destroys the idle sandboxes and stops refilling. */

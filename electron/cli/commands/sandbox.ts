@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
+import Docker from 'dockerode';
+import { fleetEngines } from '../../capabilities/sandbox/fleet/engineClient.js';
+import { shipImage } from '../../capabilities/sandbox/fleet/shipImage.js';
+import { FileSecretStore } from '../../capabilities/secrets/fileSecretStore.js';
 import { buildDesktopImage, sandboxSourceRoot } from '../../capabilities/sandbox/imageBuilder.js';
+import { loadConfig, resolveHome } from '../../runtime/config.js';
 import type { MethodName, MethodResult, SandboxInfo } from '../../contract/index.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { withRuntime } from '../openRuntime.js';
@@ -19,9 +24,20 @@ function callSandboxes<M extends MethodName>(json: boolean | undefined, method: 
 
 function printSandboxes(sandboxes: readonly SandboxInfo[]): void {
   if (sandboxes.length === 0) return console.log('no desktop sandboxes');
-  const widths = [26, 10, 32, 8];
-  console.log(row(['NAME', 'STATE', 'TASK', 'PID', 'CREATED'], widths));
-  for (const s of sandboxes) console.log(row([s.name, s.state, s.task ?? '(warm pool)', String(s.pid), s.createdAt], widths));
+  const widths = [26, 10, 10, 32, 8];
+  console.log(row(['NAME', 'HOST', 'STATE', 'TASK', 'PID', 'CREATED'], widths));
+  for (const s of sandboxes) console.log(row([s.name, s.host ?? 'local', s.state, s.task ?? '(warm pool)', String(s.pid), s.createdAt], widths));
+}
+
+/** An engine of this data folder's `sandbox.hosts`, by name (TLS material from its secret store). */
+function hostNamed(name: string) {
+  const home = resolveHome();
+  const { sandbox } = loadConfig(home);
+  const engines = fleetEngines(sandbox, new FileSecretStore(home));
+  const engine = engines.find((e) => e.name === name);
+  if (!engine)
+    throw new AgentDeskError('invalid_params', `no sandbox host "${name}" in config.json (sandbox.hosts names ${engines.map((e) => e.name).join(', ')})`);
+  return engine;
 }
 
 /** `agent-desk sandbox build|list|destroy` (the bench subcommand is registered by registerSandboxBench). */
@@ -32,12 +48,17 @@ export function registerSandbox(program: Command): void {
     .description("build the desktop image (or reuse the one tagged with the sources' content hash)")
     .option('--base <image>', 'base image (default: debian:trixie-slim if present, else bootstrapped with debootstrap)')
     .option('--force', 'rebuild even when the content hash is already built')
+    .option('--host <name>', 'also put the image on this engine of sandbox.hosts (streamed from the default engine)')
     .option('--json', 'print JSON')
-    .action(async (opts: { base?: string; force?: boolean; json?: boolean }) => {
+    .action(async (opts: { base?: string; force?: boolean; host?: string; json?: boolean }) => {
       try {
+        // The host is checked before a build that may take minutes.
+        const target = opts.host === undefined ? undefined : hostNamed(opts.host);
         const outcome = await buildDesktopImage({ root: sandboxSourceRoot(), base: opts.base, force: opts.force, echo: !opts.json });
-        if (opts.json) printJson(outcome);
+        const shipped = target && (await shipImage(new Docker(), target, outcome.image));
+        if (opts.json) printJson({ ...outcome, ...(shipped && { host: shipped.host, shipped: shipped.shipped }) });
         else console.log(`${outcome.reused ? 'reused' : 'built'} ${outcome.image} (base ${outcome.base}, ${outcome.seconds} s)`);
+        if (shipped && !opts.json) console.log(`${shipped.shipped ? 'loaded onto' : 'already on'} host ${shipped.host}`);
       } catch (error) {
         process.exitCode = reportError(error, Boolean(opts.json));
       }
