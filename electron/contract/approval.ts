@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActorSchema, RoleSchema } from './people.js';
 import { ServerTextSchema } from './serverText.js';
 import { RiskClassSchema } from './tool.js';
 
@@ -49,6 +50,43 @@ export const ApprovalPreviewSchema = z.object({
 /** An approval preview. */
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 
+/**
+ * Who may decide a class of action and how many must agree (`policy.approvals.payment`):
+ * `{"approvers": 2, "notOwner": true}` is four eyes — not the task's owner, and two people.
+ */
+export const ApprovalRuleSchema = z
+  .object({
+    approvers: z.number().int().min(1).max(10).default(1).describe('How many different people must approve; one denial ends it.'),
+    notOwner: z.boolean().default(false).describe('The task’s owner may not approve (they may still deny).'),
+    roles: z
+      .array(RoleSchema)
+      .min(1)
+      .default(['approver', 'admin'])
+      .describe('Roles whose holders may decide (the gateway’s own token holds every role).'),
+    groups: z
+      .array(z.string().min(1).max(200))
+      .optional()
+      .describe('When set, a decider must also be in one of these identity-provider groups.'),
+  })
+  .strict();
+/** An approval rule. */
+export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
+
+/** The rule when policy names none: one approver, anyone who may approve. */
+export const DEFAULT_APPROVAL_RULE: ApprovalRule = { approvers: 1, notOwner: false, roles: ['approver', 'admin'] };
+
+/** One person's decision on an approval; with `approvers` > 1 it waits for more. */
+export const ApprovalVoteSchema = z.object({
+  by: ActorSchema,
+  decision: z.enum(['approve', 'deny']),
+  reason: z.string().optional(),
+  at: z.string(),
+  /** False once the voter was removed or lost the right to decide while the approval waited. */
+  counted: z.boolean(),
+});
+/** A vote. */
+export type ApprovalVote = z.infer<typeof ApprovalVoteSchema>;
+
 /** A gated action waiting for (or having received) a human decision. */
 export const ApprovalSchema = z.object({
   id: z.string(),
@@ -66,6 +104,12 @@ export const ApprovalSchema = z.object({
   decidedBy: z.string().optional(),
   createdAt: z.string(),
   decidedAt: z.string().optional(),
+  /** Who must agree (absent on approvals asked before rules: one approver). */
+  rule: ApprovalRuleSchema.optional(),
+  /** The task's owner when it was asked (so `notOwner` holds even if ownership is later changed). */
+  owner: ActorSchema.optional(),
+  /** Decisions so far, oldest first (absent: none yet). */
+  votes: z.array(ApprovalVoteSchema).optional(),
 });
 /** An approval. */
 export type Approval = z.infer<typeof ApprovalSchema>;

@@ -4,6 +4,7 @@ import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
 import { HooksConfigSchema } from './hooks.js';
 import { SandboxConfigSchema } from './sandboxConfig.js';
+import { AuthConfigSchema } from './authConfig.js';
 
 /**
  * `"$schema"` at the top of a JSON config file: where an editor finds the file's JSON Schema
@@ -56,6 +57,7 @@ export const ConfigSchema = z
       networkAllow: [],
       allowWrites: [],
       profiles: {},
+      approvals: {},
     }).describe('The policy gate: rules in the `Tool(pattern)` form (deny → ask → allow), host and origin allowlists, named profiles.'),
     budget: BudgetLimitsSchema.default({}).describe(
       'Default limits for every task (steps, tokens, cost, wall time); a task or playbook may set its own.',
@@ -131,6 +133,7 @@ export const ConfigSchema = z
       'Model providers (keys by secret name, never the key itself), the default model and the price table.',
     ),
     hooks: HooksConfigSchema.default({}).describe('Commands run at task events, in the shape of Claude Code hooks (docs/hooks.md).'),
+    auth: AuthConfigSchema.default({}),
   })
   .strict();
 /** The runtime configuration. */

@@ -11,6 +11,8 @@ export const EventSchemas = {
   'task.step': StepSchema,
   'approval.requested': ApprovalSchema,
   'approval.resolved': ApprovalSchema,
+  /** A vote landed and more are needed (four eyes): the approval with its votes so far. */
+  'approval.updated': ApprovalSchema,
   'cron.fired': CronRunSchema,
   'screen.frame': ScreenFrameSchema,
 } as const;

@@ -35,3 +35,5 @@ export * from './recordMethods.js';
 export * from './serverText.js';
 export * from './skill.js';
 export * from './skillMethods.js';
+export * from './people.js';
+export * from './authConfig.js';

@@ -11,6 +11,7 @@ import { MemoryMethods } from './memoryMethods.js';
 import { SandboxMethods } from './sandboxMethods.js';
 import { SchedulerMethods } from './schedulerMethods.js';
 import { TokenMethods } from './tokens.js';
+import { PeopleMethods } from './people.js';
 import { GrantMethods } from './grantMethods.js';
 import { SkillMethods } from './skillMethods.js';
 import type { MethodSpec } from './methodSpec.js';
@@ -193,6 +194,7 @@ export const Methods = {
   ...RecordMethods,
   ...QuestionMethods,
   ...TokenMethods,
+  ...PeopleMethods,
   ...GrantMethods,
   ...SkillMethods,
 } as const;

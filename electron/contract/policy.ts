@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalRuleSchema } from './approval.js';
 import { ServerTextSchema } from './serverText.js';
 import { RiskClassSchema } from './tool.js';
 
@@ -31,6 +32,8 @@ export const PolicyDecisionSchema = z.object({
   agent: z.string().optional(),
   /** The policy profile whose rules applied (absent: the default rules). */
   profile: z.string().optional(),
+  /** Who must agree when it asks (`policy.approvals` for its risks); absent: one approver. */
+  approvalRule: ApprovalRuleSchema.optional(),
   /** Checks the model provider attached to the call (OpenAI computer use): it asks, and they are acknowledged once approved. */
   safetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() })).optional(),
 });
@@ -64,6 +67,8 @@ export const PolicyConfigSchema = z
      * `policyProfile`); the defaults and `networkAllow` apply to every profile alike.
      */
     profiles: z.record(z.string().min(1).max(100), PolicyRulesSchema).default({}),
+    /** Who decides each risk class and how many must agree, e.g. `{"payment": {"approvers": 2, "notOwner": true}}`. */
+    approvals: z.partialRecord(RiskClassSchema, ApprovalRuleSchema).default({}),
   })
   .strict();
 /** Policy configuration. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActorSchema } from './people.js';
 import { AcceptanceCheckSchema, CheckResultSchema } from './check.js';
 import { ServerTextSchema } from './serverText.js';
 
@@ -116,6 +117,8 @@ export const TaskSchema = z.object({
   sandbox: SandboxModeSchema.optional(),
   /** A goal task's final answer: the model's text when it finished without a tool call. */
   answer: z.string().optional(),
+  /** Who started it (absent on tasks from before people): an operator controls their own tasks, an admin any. */
+  owner: ActorSchema.optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;

@@ -14,6 +14,10 @@ export const GatewayTokenSchema = z.object({
   lastUsedAt: z.string().optional(),
   /** Set once revoked: the token no longer opens a connection, and open ones stop answering. */
   revokedAt: z.string().optional(),
+  /** The person it belongs to (a sign-in session, or a personal token): it acts as them, within their roles. */
+  subject: z.string().optional(),
+  /** When it stops working (sign-in sessions). */
+  expiresAt: z.string().optional(),
 });
 /** A gateway token's record. */
 export type GatewayToken = z.infer<typeof GatewayTokenSchema>;

@@ -13,6 +13,8 @@ export const TraceEventTypeSchema = z.enum([
   'step.skipped',
   'approval.requested',
   'approval.resolved',
+  'approval.voted',
+  'approval.refused',
   'check.result',
   'budget.exceeded',
   'loop.detected',

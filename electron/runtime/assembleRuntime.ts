@@ -78,6 +78,10 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
     ),
     idempotency: core.store.idempotency,
     log: redactedLog(core.redactor),
+    taskOwner: async (taskId) => {
+      const task = await core.store.tasks.get(taskId);
+      return task ? (task.owner ?? null) : undefined;
+    },
   });
   for (const module of modules) module.start?.();
   const reversed = [...modules].reverse();

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { GatewayToken, Scope } from '../../contract/index.js';
+import { scopesOfRoles, type Caller, type GatewayToken, type Person, type Scope } from '../../contract/index.js';
 
 /** Browsers cannot set headers on a WebSocket, so they offer the token as subprotocol `bearer.<token>`. */
 export const BEARER_SUBPROTOCOL_PREFIX = 'bearer.';
@@ -23,6 +23,8 @@ export interface Credential {
   label?: string;
   /** Asked before each call, so a revoked token stops working on open connections too. */
   stillValid(): Promise<boolean>;
+  /** The signed-in person the token belongs to (absent: the local operator). */
+  caller?: Caller;
 }
 
 /** Looks up an issued token by the secret a client presented. */
@@ -31,16 +33,45 @@ export type TokenVerifier = (presented: string) => Promise<Credential | undefine
 /** What an issued-token store offers the transport (the runtime's TokenRepo implements it). */
 export interface IssuedTokens {
   authenticate(secret: string, now: number): Promise<GatewayToken | undefined>;
-  isLive(id: string): Promise<boolean>;
+  isLive(id: string, now?: number): Promise<boolean>;
 }
 
-/** A verifier over issued tokens: each carries the scopes it was issued with, and no more. */
-export function issuedTokenVerifier(tokens: IssuedTokens): TokenVerifier {
+/** Where a person's token finds its person (the runtime's PeopleRepo). */
+export interface KnownPeople {
+  get(subject: string): Promise<Person | undefined>;
+}
+
+/**
+ * A verifier over issued tokens: each carries the scopes it was issued with, and no more. A
+ * person's token acts as them, within the scopes their roles give now; a removed person's
+ * tokens open nothing, and their open connections stop answering.
+ */
+export function issuedTokenVerifier(tokens: IssuedTokens, people?: KnownPeople): TokenVerifier {
   return async (presented) => {
     const token = await tokens.authenticate(presented, Date.now());
-    return token && { scopes: token.scopes, label: `token:${token.name ?? token.id}`, stillValid: () => tokens.isLive(token.id) };
+    if (!token) return undefined;
+    if (token.subject === undefined || !people) {
+      return { scopes: token.scopes, label: `token:${token.name ?? token.id}`, stillValid: () => tokens.isLive(token.id) };
+    }
+    const subject = token.subject;
+    const person = await people.get(subject);
+    if (!person || person.disabledAt !== undefined) return undefined;
+    const scopes = withinRoles(token.scopes, person);
+    if (scopes.length === 0) return undefined;
+    const stillValid = async () => {
+      const now = await people.get(subject);
+      // Roles taken away mid-connection end it: the client reconnects with what remains.
+      return now?.disabledAt === undefined && withinRoles(token.scopes, now!).length === scopes.length && tokens.isLive(token.id);
+    };
+    const caller: Caller = { subject, name: person.name, roles: person.roles, groups: person.groups, signedIn: true };
+    return { scopes, label: `person:${person.name}`, stillValid, caller };
   };
 }
+
+const withinRoles = (scopes: readonly Scope[], person: Person): Scope[] => {
+  const allowed = new Set(scopesOfRoles(person.roles));
+  return scopes.filter((s) => allowed.has(s));
+};
 
 /**
  * The credential an upgrade request proves: the gateway's default token (every scope it is

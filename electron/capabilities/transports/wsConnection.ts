@@ -55,7 +55,12 @@ export function serveConnection(ws: WebSocket, options: ConnectionOptions): void
       else endRevoked(ws, options);
     });
   const subscriptions = createConnectionSubscriptions(options.bus, send);
-  const ctx: CallContext = { scopes: credential?.scopes ?? options.scopes, clientId, subscribe: subscriptions.subscribe };
+  const ctx: CallContext = {
+    scopes: credential?.scopes ?? options.scopes,
+    clientId,
+    subscribe: subscriptions.subscribe,
+    ...(credential?.caller && { caller: credential.caller }),
+  };
 
   ws.on('message', (data, isBinary) => {
     const call = async () => {

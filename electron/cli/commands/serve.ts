@@ -8,6 +8,7 @@ import { reportError } from '../output.js';
 import { untilStopSignal } from '../stopSignal.js';
 import { gatewayFilePath, gatewayTokenFor, writeGatewayFile } from '../gatewayToken.js';
 import { webUiHandler } from '../../capabilities/transports/webUi.js';
+import { signInRoutes, withRoute } from '../signInRoutes.js';
 
 /** `agent-desk serve`: the headless gateway (WebSocket RPC on loopback) hosting the runtime. */
 export function registerServe(program: Command): void {
@@ -42,12 +43,13 @@ export function registerServe(program: Command): void {
           token,
           dispatcher: rt.dispatcher,
           bus: rt.bus,
-          httpHandler: webUiHandler(),
+          // With `auth.oidc`, people sign in at /auth/login (and a CLI at /auth/exchange).
+          httpHandler: withRoute(signInRoutes(rt), webUiHandler()),
           // The token holder owns this data folder, so it may also store provider keys from the
           // Settings page: secrets are write-only (no method returns a value).
           scopes: ALL_SCOPES,
           // Tokens from `agent-desk tokens create` open connections with only their own scopes.
-          tokens: issuedTokenVerifier(rt.tokens),
+          tokens: issuedTokenVerifier(rt.tokens, rt.store.people),
         });
         const infoFile = gatewayFilePath(rt.home);
         writeGatewayFile(rt.home, { url: gateway.url, httpUrl: gateway.httpUrl, token, pid: process.pid });

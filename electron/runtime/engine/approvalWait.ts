@@ -71,7 +71,7 @@ async function deniedAndContinue(
  */
 export async function holdForEffects(
   deps: EngineDeps,
-  run: RunControl,
+  run: RunView & RunControl,
   recorder: StepRecorder,
   step: Step,
   held: EffectHeldError,
@@ -85,6 +85,7 @@ export async function holdForEffects(
     args: step.args,
     decision: policy,
     preview: held.preview,
+    ...(run.task().owner && { owner: run.task().owner }),
   });
   const approvalId = approval.approval.id;
   const waiting: Step = { ...step, status: 'waiting_approval', approvalId, policy };

@@ -162,6 +162,7 @@ export class StepExecutor {
         args: primary.args,
         decision: policy,
         preview: previewWithSafetyChecks(cls.preview, decision.safetyChecks),
+        ...(task.owner && { owner: task.owner }),
       });
       step.approvalId = approval.approval.id;
       await this.writes.saveStep(step, () => {

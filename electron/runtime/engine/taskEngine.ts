@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ulid } from 'ulid';
 import {
   BudgetSchema,
+  type Actor,
   type Budget,
   type PlanSource,
   type Playbook,
@@ -38,6 +39,8 @@ export interface TaskSpec {
   agent?: string;
   policyProfile?: string;
   sandbox?: SandboxMode;
+  /** Who starts it: an operator controls their own tasks; four-eyes rules keep them from approving its payments. */
+  owner?: Actor;
   /** The playbook as its creator parsed it (not stored): the plan reuses it instead of parsing again. */
   playbook?: Playbook;
   /** The RPC request that creates it: its first answer is recorded in the task's own transaction. */
@@ -83,6 +86,7 @@ export class TaskEngine {
       ...(spec.agent !== undefined && { agent: spec.agent }),
       ...(spec.policyProfile !== undefined && { policyProfile: spec.policyProfile }),
       ...(spec.sandbox !== undefined && { sandbox: spec.sandbox }),
+      ...(spec.owner !== undefined && { owner: spec.owner }),
     };
     await this.deps.gate.checkTask(task, tx?.sql); // an unknown agent or policy profile is refused before anything is stored
     // Inside a caller's transaction the plan is built by the first run instead: building a goal's

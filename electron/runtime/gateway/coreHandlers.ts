@@ -5,6 +5,8 @@ import { TaskQueueRepo } from '../store/taskQueueRepo.js';
 import type { TaskRequest } from '../tasks/createTask.js';
 import { defaultPlaybookBaseDir } from '../tasks/shippedExamples.js';
 import type { ParsedParams } from '../../contract/index.js';
+import { actorOf } from '../policy/approvalRules.js';
+import { callerOf } from './caller.js';
 import type { CallContext, Handlers } from './handlers.js';
 
 type CreateParams = ParsedParams<'tasks.create'>;
@@ -35,6 +37,7 @@ function taskRequest(rt: Pick<RuntimeCore, 'home'>, p: CreateParams, ctx: CallCo
     ...(p.policyProfile !== undefined && { policyProfile: p.policyProfile }),
     ...(p.sandbox !== undefined && { sandbox: p.sandbox }),
     ...(p.workspace !== undefined && { workspace: p.workspace }),
+    owner: actorOf(callerOf(ctx)),
   };
 }
 
@@ -80,6 +83,7 @@ export function coreHandlers(
         p.approvalId,
         { decision: p.decision, remember: p.remember, ...(p.reason !== undefined && { reason: p.reason }) },
         ctx.clientId,
+        callerOf(ctx),
       ),
     'traces.get': async (p) => {
       await engine.get(p.taskId); // unknown task → not_found

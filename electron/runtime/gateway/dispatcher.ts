@@ -1,5 +1,6 @@
 import {
   Methods,
+  type Actor,
   RpcRequestSchema,
   type ErrorShape,
   type MethodName,
@@ -24,6 +25,8 @@ export interface DispatcherOptions {
   idempotency: IdempotencyStore;
   /** Defaults to `console.error`. */
   log?: GatewayLog;
+  /** Who started a task: a signed-in operator controls only their own (absent: no ownership checks). */
+  taskOwner?: (taskId: string) => Promise<Actor | undefined | null>;
 }
 
 /** Turns any request frame into exactly one response frame, through the contract's method table. */
@@ -84,6 +87,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const method = resolve(request.method);
     requireScope(method, ctx);
     const params = parseParams(method, request.params);
+    if (options.taskOwner) await requireOwnTask(method, params, ctx, options.taskOwner);
     // A key on a read-only method is harmless and ignored: repeating a read is already safe.
     if (!method.spec.sideEffect || request.idempotencyKey === undefined) return runHandler(method, params, ctx);
     const idempotency = { key: request.idempotencyKey, paramsDigest: paramsDigest(params) };
@@ -126,6 +130,30 @@ function requireScope({ name, spec }: ResolvedMethod, ctx: CallContext): void {
     method: name,
     required: spec.scope,
     granted: ctx.scopes,
+  });
+}
+
+/**
+ * A method that changes a named task (`operator.write` with a `taskId`) is the task owner's:
+ * a signed-in person who is no admin controls only the tasks they started. Tokens that are no
+ * person act as the one local operator and keep their scopes' reach.
+ */
+async function requireOwnTask(
+  { name, spec }: ResolvedMethod,
+  params: unknown,
+  ctx: CallContext,
+  taskOwner: NonNullable<DispatcherOptions['taskOwner']>,
+): Promise<void> {
+  const caller = ctx.caller;
+  if (spec.scope !== 'operator.write' || !caller?.signedIn || caller.roles.includes('admin')) return;
+  const taskId = (params as { taskId?: unknown } | undefined)?.taskId;
+  if (typeof taskId !== 'string') return;
+  const owner = await taskOwner(taskId);
+  if (owner === undefined || owner?.subject === caller.subject) return; // undefined: no such task, the handler says so
+  const whose = owner ? `belongs to ${owner.name}` : 'has no owner';
+  throw new AgentDeskError('forbidden', `${name}: task ${taskId} ${whose}; an operator controls only their own tasks (an admin any)`, {
+    method: name,
+    taskId,
   });
 }
 

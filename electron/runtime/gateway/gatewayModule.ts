@@ -4,6 +4,7 @@ import { coreHandlers } from './coreHandlers.js';
 import { grantHandlers } from './grantHandlers.js';
 import type { Handlers } from './handlers.js';
 import { intentHandlers } from './intentHandlers.js';
+import { peopleHandlers } from './peopleHandlers.js';
 import { questionHandlers } from './questionHandlers.js';
 import { recordHandlers } from './recordHandlers.js';
 import { secretHandlers, settingsHandlers } from './settingsHandlers.js';
@@ -22,6 +23,7 @@ export function gatewayModule(core: RuntimeCore): RuntimeModule {
     intentHandlers(core),
     skillHandlers(core),
     tokenHandlers(core.tokens, () => core.clock.now(), core.storeName),
+    peopleHandlers({ people: core.store.people, tokens: core.tokens, approvals: core.approvals, clock: core.clock }),
     grantHandlers(core.store.grants),
     settingsHandlers(core),
     core.secrets ? secretHandlers(core, core.secrets) : {},

@@ -1,4 +1,4 @@
-import type { EventName, MethodName, MethodResult, ParsedParams, Scope } from '../../contract/index.js';
+import type { Caller, EventName, MethodName, MethodResult, ParsedParams, Scope } from '../../contract/index.js';
 
 /** Which pushed events a subscriber wants: by name and/or by task. Empty means everything. */
 export interface EventFilter {
@@ -12,6 +12,11 @@ export interface CallContext {
   scopes: readonly Scope[];
   /** Stable per connection; shows up in logs and decisions (`decidedBy`). */
   clientId: string;
+  /**
+   * The person signed in on this connection. Absent for the gateway's own token and tokens
+   * issued to nobody: those act as the one local operator (`callerOf`).
+   */
+  caller?: Caller;
   /**
    * Adds an event filter to this connection. Absent when the transport cannot push
    * (a one-shot HTTP call, say), in which case `events.subscribe` answers `unavailable`.

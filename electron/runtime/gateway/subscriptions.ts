@@ -56,7 +56,7 @@ export const eventsSubscribeHandler: Handler<'events.subscribe'> = (params, ctx)
 };
 
 /** The events an approvals-only client (no operator.read) may receive. */
-const APPROVAL_EVENTS: readonly EventName[] = ['approval.requested', 'approval.resolved'];
+const APPROVAL_EVENTS: readonly EventName[] = ['approval.requested', 'approval.updated', 'approval.resolved'];
 
 /** Narrows a filter to approval events; asking for any other is `forbidden`. */
 function approvalsOnly(params: EventFilter): EventFilter {

@@ -17,7 +17,8 @@ export function tokenHandlers(tokens: TokenRepo, now: () => number, storeName?: 
           granted: ctx.scopes,
         });
       }
-      return tokens.issue(p.scopes, p.name, at());
+      // A signed-in person's token is theirs: it acts as them, within their roles.
+      return tokens.issue(p.scopes, p.name, at(), ctx.caller?.signedIn ? { subject: ctx.caller.subject } : {});
     },
     'tokens.list': async (p) => ({ tokens: await tokens.list(p.includeRevoked) }),
     'tokens.revoke': async (p) => {

@@ -1,10 +1,20 @@
 import { ulid } from 'ulid';
-import type { Approval, ApprovalDecision, ApprovalPreview, PolicyDecision } from '../../contract/index.js';
+import {
+  DEFAULT_APPROVAL_RULE,
+  LOCAL_ACTOR,
+  type Actor,
+  type Approval,
+  type ApprovalDecision,
+  type ApprovalPreview,
+  type Caller,
+  type PolicyDecision,
+} from '../../contract/index.js';
 import { isoAt, type Clock } from '../clock.js';
 import type { Emit } from '../engine/ports.js';
 import { AgentDeskError } from '../errors.js';
 import type { StoredApproval } from '../store/approvalRepo.js';
 import type { Repos, Store } from '../store/store.js';
+import { actorOf, approveRefusal, decideRefusal } from './approvalRules.js';
 import { assertRememberAllowed } from './gate.js';
 import type { TraceLog } from '../trace/traceLog.js';
 import type { Redactor } from '../trace/redactor.js';
@@ -18,7 +28,19 @@ export interface ApprovalRequest {
   args: unknown;
   decision: PolicyDecision;
   preview: ApprovalPreview;
+  /** The task's owner, kept on the approval so `notOwner` holds whoever decides. */
+  owner?: Actor;
 }
+
+/** The names a final decision records: everyone whose approval counted, or the one who denied. */
+function deciders(approval: StoredApproval, last: Actor, decision: 'approve' | 'deny'): string {
+  if (decision === 'deny') return last.name;
+  const names = (approval.votes ?? []).filter((v) => v.counted && v.decision === 'approve').map((v) => v.by.name);
+  return [...names, last.name].join(', ');
+}
+
+/** Who decides when a caller names nobody (in-process callers, evals): the local operator with every role. */
+const LOCAL_CALLER: Caller = { ...LOCAL_ACTOR, roles: ['admin'], groups: [], signedIn: false };
 
 const publicView = ({ subject: _subject, ...approval }: StoredApproval): Approval => approval;
 
@@ -63,6 +85,9 @@ export class ApprovalBroker {
       rememberable: req.decision.rememberable,
       status: 'pending',
       createdAt: isoAt(this.clock.now()),
+      ...(req.decision.approvalRule && { rule: req.decision.approvalRule }),
+      ...(req.owner && { owner: actorOf(req.owner) }),
+      votes: [],
     };
     const view = publicView(approval);
     return {
@@ -85,18 +110,53 @@ export class ApprovalBroker {
     return (await this.store.approvals.list(filter)).map(publicView);
   }
 
-  /** Records a decision; remembered approvals become grants the policy gate honours. */
-  async decide(id: string, d: ApprovalDecision, by: string): Promise<Approval> {
+  /**
+   * Records one person's decision. Under a rule that needs several approvers the approval waits
+   * until enough different people agreed (one denial ends it); the owner may not approve when the
+   * rule says `notOwner`. A refusal is traced and decides nothing. Remembered approvals become
+   * grants the policy gate honours.
+   */
+  async decide(id: string, d: ApprovalDecision, by: string, caller: Caller = LOCAL_CALLER): Promise<Approval> {
     const approval = await this.store.approvals.get(id);
     if (!approval) throw new AgentDeskError('not_found', `no approval ${id}`);
     if (approval.status !== 'pending') {
       throw new AgentDeskError('conflict', `approval ${id} is already ${approval.status}`, { status: approval.status });
     }
+    const rule = approval.rule ?? DEFAULT_APPROVAL_RULE;
+    const refusal = decideRefusal(caller, rule) ?? (d.decision === 'approve' ? approveRefusal(caller, rule, approval.owner) : undefined);
+    if (refusal) await this.refuse(approval, caller, refusal, 'forbidden');
+    if ((approval.votes ?? []).some((v) => v.by.subject === caller.subject)) {
+      await this.refuse(approval, caller, `${caller.name} has already decided approval ${id}`, 'conflict');
+    }
     assertRememberAllowed(approval.risks, d.remember);
+    if (d.remember !== 'once' && rule.approvers > 1) {
+      throw new AgentDeskError(
+        'invalid_params',
+        `approval ${id} needs ${rule.approvers} people; it can only be approved once, not remembered`,
+      );
+    }
     const at = isoAt(this.clock.now());
-    const status = d.decision === 'approve' ? 'approved' : 'denied';
-    await this.store.transaction(async (tx) => {
-      if (!(await tx.approvals.decide(id, { status, remember: d.remember, ...(d.reason !== undefined && { reason: d.reason }), by, at }))) {
+    const voter = actorOf(caller);
+    const final = await this.store.transaction(async (tx) => {
+      if (!(await tx.approvals.lockPending(id))) throw new AgentDeskError('conflict', `approval ${id} was decided concurrently`);
+      if (!(await tx.approvals.vote(id, voter, d.decision, d.reason, at))) {
+        throw new AgentDeskError('conflict', `${caller.name} has already decided approval ${id}`);
+      }
+      const voted = { approvalId: id, decision: d.decision, by: voter, reason: d.reason ?? null };
+      await this.trace.append(approval.taskId, 'approval.voted', voted, approval.stepId, tx.trace);
+      const agreed = d.decision === 'approve' ? await tx.approvals.countedApprovals(id) : 0;
+      if (d.decision === 'approve' && agreed < rule.approvers) return false;
+      const status = d.decision === 'approve' ? 'approved' : 'denied';
+      const decidedBy = caller.signedIn ? deciders(approval, voter, d.decision) : by;
+      if (
+        !(await tx.approvals.decide(id, {
+          status,
+          remember: d.remember,
+          ...(d.reason !== undefined && { reason: d.reason }),
+          by: decidedBy,
+          at,
+        }))
+      ) {
         throw new AgentDeskError('conflict', `approval ${id} was decided concurrently`);
       }
       if (status === 'approved' && d.remember !== 'once') {
@@ -110,12 +170,31 @@ export class ApprovalBroker {
           at,
         });
       }
-      const data = { approvalId: id, status, remember: d.remember, by, reason: d.reason ?? null };
+      const data = { approvalId: id, status, remember: d.remember, by: decidedBy, reason: d.reason ?? null };
       await this.trace.append(approval.taskId, 'approval.resolved', data, approval.stepId, tx.trace);
+      return true;
     });
-    const decided = (await this.get(id))!;
-    this.announceResolved(decided);
-    return decided;
+    const now = (await this.get(id))!;
+    if (final) this.announceResolved(now);
+    else this.emit('approval.updated', now);
+    return now;
+  }
+
+  /** Traces a refused decision (who, why) and throws it: nothing is decided by it. */
+  private async refuse(approval: StoredApproval, caller: Caller, reason: string, code: 'forbidden' | 'conflict'): Promise<never> {
+    const data = { approvalId: approval.id, by: actorOf(caller), reason };
+    await this.store.transaction((tx) => this.trace.append(approval.taskId, 'approval.refused', data, approval.stepId, tx.trace));
+    throw new AgentDeskError(code, reason, { approvalId: approval.id });
+  }
+
+  /** A person was removed or lost the right to decide: their votes on waiting approvals stop counting. */
+  async voidVotesOf(subject: string): Promise<void> {
+    const at = isoAt(this.clock.now());
+    const touched = await this.store.transaction((tx) => tx.approvals.voidPendingVotes(subject, at));
+    for (const id of touched) {
+      const approval = await this.get(id);
+      if (approval) this.emit('approval.updated', approval);
+    }
   }
 
   /** Marks a pending approval cancelled (its task was cancelled), with its `approval.resolved` trace event. */

@@ -1,3 +1,4 @@
+import { combinedRule } from './approvalRules.js';
 import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { SqlSession } from '../store/sql/sqlPort.js';
@@ -62,6 +63,7 @@ export class PolicyGate {
   private profiles = new Map<string, CompiledRules>();
   private profileSet!: ReadonlySet<string>;
   private networkAllow!: readonly HostPattern[];
+  private approvalRules: PolicyConfig['approvals'] = {};
 
   /** Compiles the config; throws `invalid_params` listing every bad rule and host at once. */
   constructor(
@@ -94,6 +96,7 @@ export class PolicyGate {
     this.profiles = profiles;
     this.networkAllow = hosts.compiled;
     this.profileSet = new Set(profiles.keys());
+    this.approvalRules = config.approvals ?? {};
   }
 
   /** The configured hosts checks and tools may reach (`policy.networkAllow`), as compiled now. */
@@ -106,8 +109,20 @@ export class PolicyGate {
     this.narrowing.reload(taskId);
   }
 
-  /** The decision for one call, in the contract's PolicyDecision shape. */
+  /**
+   * The decision for one call, in the contract's PolicyDecision shape. An `ask` carries who must
+   * agree (`policy.approvals` for its risks); one that needs several people is never remembered,
+   * so one person's grant cannot stand in for the others next time.
+   */
   async decide(input: DecideInput): Promise<PolicyDecision> {
+    const decision = await this.decideEffect(input);
+    if (decision.effect !== 'ask') return decision;
+    const approvalRule = combinedRule(this.approvalRules, decision.risks);
+    if (!approvalRule) return decision;
+    return { ...decision, approvalRule, rememberable: decision.rememberable && approvalRule.approvers === 1 };
+  }
+
+  private async decideEffect(input: DecideInput): Promise<PolicyDecision> {
     const risks = [...input.classification.risks];
     const policy = await resolveTaskPolicy((await this.tasks.task(input.taskId)) ?? {}, this.tasks, this.profileNames());
     if (!policy.ok) {

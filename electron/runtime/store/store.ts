@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ApprovalRepo } from './approvalRepo.js';
+import { PeopleRepo } from './peopleRepo.js';
 import { openDatabase, type Durability } from './database.js';
 import { GrantRepo } from './grantRepo.js';
 import { IdempotencyRepo } from './idempotencyRepo.js';
@@ -19,6 +20,7 @@ export interface Repos {
   readonly tasks: TaskRepo;
   readonly steps: StepRepo;
   readonly approvals: ApprovalRepo;
+  readonly people: PeopleRepo;
   readonly grants: GrantRepo;
   readonly trace: TraceRepo;
   /** A task's conversation as people read it (messages, model text, the answer). */
@@ -44,6 +46,7 @@ export function reposOn(
     tasks: new TaskRepo(sql, dataFolder),
     steps: new StepRepo(sql),
     approvals: new ApprovalRepo(sql),
+    people: new PeopleRepo(sql),
     grants: new GrantRepo(sql),
     trace: new TraceRepo(sql),
     events: new TaskEventRepo(sql, inbox && ((taskId) => afterCommit(() => inbox.mark(taskId)))),

@@ -29,6 +29,8 @@ interface TaskRow {
   policy_profile: string | null;
   sandbox: string | null;
   answer: string | null;
+  owner_subject: string | null;
+  owner_name: string | null;
 }
 
 /** A control request another client left for the task's runner. */
@@ -55,6 +57,7 @@ function toTask(r: TaskRow, dataFolder?: string): Task {
     ...(r.policy_profile !== null && { policyProfile: r.policy_profile }),
     ...(r.sandbox !== null && { sandbox: r.sandbox as SandboxMode }),
     ...(r.answer !== null && { answer: r.answer }),
+    ...(r.owner_subject !== null && { owner: { subject: r.owner_subject, name: r.owner_name ?? r.owner_subject } }),
   };
 }
 
@@ -83,8 +86,8 @@ export class TaskRepo {
 
   async insert(task: Task): Promise<void> {
     await this.db.run(
-      `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id, agent, policy_profile, sandbox)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tasks (id, title, state, state_reason, plan, inputs, workspace, budget, usage, checks, created_at, updated_at, parent_id, agent, policy_profile, sandbox, owner_subject, owner_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         task.id,
         task.title,
@@ -102,6 +105,8 @@ export class TaskRepo {
         task.agent ?? null,
         task.policyProfile ?? null,
         task.sandbox ?? null,
+        task.owner?.subject ?? null,
+        task.owner?.name ?? null,
       ],
     );
   }

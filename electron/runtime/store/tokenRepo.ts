@@ -10,6 +10,8 @@ interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  subject: string | null;
+  expires_at: string | null;
 }
 
 const toToken = (r: TokenRow): GatewayToken => ({
@@ -19,7 +21,17 @@ const toToken = (r: TokenRow): GatewayToken => ({
   createdAt: r.created_at,
   ...(r.last_used_at !== null && { lastUsedAt: r.last_used_at }),
   ...(r.revoked_at !== null && { revokedAt: r.revoked_at }),
+  ...(r.subject !== null && { subject: r.subject }),
+  ...(r.expires_at !== null && { expiresAt: r.expires_at }),
 });
+
+/** Whose a token is and until when (a sign-in session is a person's token that expires). */
+export interface TokenHolder {
+  subject?: string;
+  expiresAt?: string;
+}
+
+const expired = (row: TokenRow, now: number): boolean => row.expires_at !== null && Date.parse(row.expires_at) <= now;
 
 /** The SHA-256 of a token secret, as stored and looked up. */
 export const secretDigest = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -31,17 +43,19 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class TokenRepo {
   constructor(private readonly db: SqlSession) {}
 
-  async issue(scopes: readonly Scope[], name: string | undefined, at: string): Promise<{ token: GatewayToken; secret: string }> {
+  async issue(
+    scopes: readonly Scope[],
+    name: string | undefined,
+    at: string,
+    holder: TokenHolder = {},
+  ): Promise<{ token: GatewayToken; secret: string }> {
     const id = `tok_${randomBytes(6).toString('hex')}`;
     const secret = `${GATEWAY_TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
     const unique = [...new Set(scopes)];
-    await this.db.run('INSERT INTO gateway_tokens (id, name, secret_sha256, scopes, created_at) VALUES (?, ?, ?, ?, ?)', [
-      id,
-      name ?? null,
-      secretDigest(secret),
-      toJson(unique),
-      at,
-    ]);
+    await this.db.run(
+      'INSERT INTO gateway_tokens (id, name, secret_sha256, scopes, created_at, subject, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [id, name ?? null, secretDigest(secret), toJson(unique), at, holder.subject ?? null, holder.expiresAt ?? null],
+    );
     return { token: (await this.get(id))!, secret };
   }
 
@@ -66,7 +80,7 @@ export class TokenRepo {
     const row = await this.db.get<TokenRow>('SELECT * FROM gateway_tokens WHERE secret_sha256 = ? AND revoked_at IS NULL', [
       secretDigest(secret),
     ]);
-    if (!row) return undefined;
+    if (!row || expired(row, now)) return undefined;
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       const at = new Date(now).toISOString();
       await this.db.run('UPDATE gateway_tokens SET last_used_at = ? WHERE id = ?', [at, row.id]);
@@ -76,7 +90,14 @@ export class TokenRepo {
   }
 
   /** True while the token exists and is not revoked (asked before each call of an open connection). */
-  async isLive(id: string): Promise<boolean> {
-    return (await this.db.get('SELECT 1 AS live FROM gateway_tokens WHERE id = ? AND revoked_at IS NULL', [id])) !== undefined;
+  async isLive(id: string, now = Date.now()): Promise<boolean> {
+    const row = await this.db.get<TokenRow>('SELECT * FROM gateway_tokens WHERE id = ? AND revoked_at IS NULL', [id]);
+    return row !== undefined && !expired(row, now);
+  }
+
+  /** Revokes every live token of a person (they were removed); returns how many. */
+  async revokeAllOf(subject: string, at: string): Promise<number> {
+    const info = await this.db.run('UPDATE gateway_tokens SET revoked_at = ? WHERE subject = ? AND revoked_at IS NULL', [at, subject]);
+    return info.changes;
   }
 }

@@ -43,6 +43,7 @@ export interface TaskRequest {
   sandbox?: TaskSpec['sandbox'];
   workspace?: string;
   idempotency?: TaskSpec['idempotency'];
+  owner?: TaskSpec['owner'];
 }
 
 /** What building a task needs: the configured budget, agents, and the playbook checks of the registry. */
@@ -118,13 +119,14 @@ export function mergeBudgets(...layers: (Partial<Budget> | undefined)[]): Partia
   return Object.assign({}, ...layers.filter(Boolean));
 }
 
-function sharedOptions(request: TaskRequest): Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace' | 'idempotency'> {
+function sharedOptions(request: TaskRequest): Pick<TaskSpec, 'agent' | 'policyProfile' | 'sandbox' | 'workspace' | 'idempotency' | 'owner'> {
   return {
     ...(request.agent !== undefined && { agent: request.agent }),
     ...(request.policyProfile !== undefined && { policyProfile: request.policyProfile }),
     ...(request.sandbox !== undefined && { sandbox: request.sandbox }),
     ...(request.workspace !== undefined && { workspace: request.workspace }),
     ...(request.idempotency !== undefined && { idempotency: request.idempotency }),
+    ...(request.owner !== undefined && { owner: request.owner }),
   };
 }
 

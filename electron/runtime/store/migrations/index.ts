@@ -11,6 +11,7 @@ import { watchIndexes } from './010_watch_indexes.js';
 import { workerLeases } from './011_worker_leases.js';
 import { changeNotices, changeNoticesPostgres } from './012_change_notices.js';
 import { runFence, runFencePostgres } from './013_run_fence.js';
+import { people } from './014_people.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'worker_leases', sql: workerLeases },
   { version: 12, name: 'change_notices', sql: changeNotices, postgres: changeNoticesPostgres },
   { version: 13, name: 'run_fence', sql: runFence, postgres: runFencePostgres },
+  { version: 14, name: 'people', sql: people },
 ];
 
 /**
