@@ -3,6 +3,7 @@ import { BudgetLimitsSchema } from './task.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ModelsConfigSchema } from './modelsConfig.js';
 import { HooksConfigSchema } from './hooks.js';
+import { SpendBudgetsConfigSchema } from './spend.js';
 import { SandboxConfigSchema } from './sandboxConfig.js';
 import { AuthConfigSchema } from './authConfig.js';
 
@@ -61,6 +62,9 @@ export const ConfigSchema = z
     }).describe('The policy gate: rules in the `Tool(pattern)` form (deny → ask → allow), host and origin allowlists, named profiles.'),
     budget: BudgetLimitsSchema.default({}).describe(
       'Default limits for every task (steps, tokens, cost, wall time); a task or playbook may set its own.',
+    ),
+    budgets: SpendBudgetsConfigSchema.default({}).describe(
+      'Spend limits kept across every worker: per person per UTC day and per team per UTC month (dollars, tokens); reaching one pauses the task with a question to an approver.',
     ),
     gateway: z
       .object({

@@ -35,5 +35,6 @@ export * from './recordMethods.js';
 export * from './serverText.js';
 export * from './skill.js';
 export * from './skillMethods.js';
+export * from './spend.js';
 export * from './people.js';
 export * from './authConfig.js';

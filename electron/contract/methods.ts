@@ -14,6 +14,7 @@ import { TokenMethods } from './tokens.js';
 import { PeopleMethods } from './people.js';
 import { GrantMethods } from './grantMethods.js';
 import { SkillMethods } from './skillMethods.js';
+import { SpendMethods } from './spend.js';
 import type { MethodSpec } from './methodSpec.js';
 import { StepSchema } from './step.js';
 import { AgentNameSchema } from './agent.js';
@@ -197,6 +198,7 @@ export const Methods = {
   ...PeopleMethods,
   ...GrantMethods,
   ...SkillMethods,
+  ...SpendMethods,
 } as const;
 
 /** An RPC method name. */

@@ -11,6 +11,7 @@ import { watchIndexes } from './010_watch_indexes.js';
 import { workerLeases } from './011_worker_leases.js';
 import { changeNotices, changeNoticesPostgres } from './012_change_notices.js';
 import { runFence, runFencePostgres } from './013_run_fence.js';
+import { spend } from './015_spend.js';
 import { people } from './014_people.js';
 
 /**
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'change_notices', sql: changeNotices, postgres: changeNoticesPostgres },
   { version: 13, name: 'run_fence', sql: runFence, postgres: runFencePostgres },
   { version: 14, name: 'people', sql: people },
+  { version: 15, name: 'spend', sql: spend },
 ];
 
 /**
