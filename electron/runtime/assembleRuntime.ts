@@ -1,4 +1,5 @@
 import { agentsModule } from './agents/agentsModule.js';
+import { budgetsModule } from './budgets/budgetsModule.js';
 import type { AgentService } from './agents/agentService.js';
 import { openRuntimeCore } from './core/openCore.js';
 import type { CoreOptions, RuntimeCore } from './core/runtimeCore.js';
@@ -61,6 +62,7 @@ export function assembleRuntime(options: AssemblyOptions, more: ModuleList = () 
   const features: RuntimeFeatures = { memory: memory.service, agents: agents.service, scheduler: scheduler.service };
   const modules: RuntimeModule[] = [
     gatewayModule(core),
+    budgetsModule(core),
     memory,
     agents,
     scheduler,

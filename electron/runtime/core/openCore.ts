@@ -8,6 +8,7 @@ import { LocalRuns } from '../engine/localRuns.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import { TaskEngine } from '../engine/taskEngine.js';
 import { UserQuestions } from '../engine/userQuestions.js';
+import { SpendGuard } from '../engine/spendGuard.js';
 import { createEventBus, type EventBus } from '../gateway/eventBus.js';
 import { Hooks } from '../hooks/hooks.js';
 import type { HookProcessRunner } from '../hooks/ports.js';
@@ -109,6 +110,7 @@ export function openRuntimeCore(options: CoreOptions): RuntimeCore {
     pollMs: options.pollMs ?? 250,
     retryBackoffMs: options.retryBackoffMs ?? 500,
     loopThreshold: options.loopThreshold ?? 3,
+    spend: new SpendGuard(options.config.budgets),
     questions,
     ...(options.secrets && { secrets: boundSecrets(options.secrets, new SecretHostBindings(options.home)) }),
     ...(telemetry && { toolScope: (call, run) => telemetry.runTool(call, run) }),

@@ -8,6 +8,7 @@ import type { ToolRouter } from '../tools/router.js';
 import type { Redactor } from '../trace/redactor.js';
 import type { TraceLog } from '../trace/traceLog.js';
 import type { CheckRunner, Emit, PlanFactory, ServiceHost } from './ports.js';
+import type { SpendGuard } from './spendGuard.js';
 import type { UserQuestions } from './userQuestions.js';
 
 /** Everything the engine is wired with; entry points build it, tests build it with real parts. */
@@ -31,6 +32,8 @@ export interface EngineDeps {
   retryBackoffMs: number;
   /** Same call + same result this many times in a row stops the task. */
   loopThreshold: number;
+  /** The per-person and per-team spend limits (config `budgets`); without it no run reads the ledger. */
+  spend?: SpendGuard;
   /** Where questions tools ask mid-call wait for `tasks.respond` (without it, tools cannot ask). */
   questions?: UserQuestions;
   /** Values and host bindings for `${secret:name}` in tool arguments (without it, references are refused). */

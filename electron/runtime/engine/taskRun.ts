@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import type { Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
+import { ulid } from 'ulid';
+import type { BudgetHold, Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision } from '../planning/planner.js';
-import { exhaustedBudget } from './budgets.js';
+import { loopStop, taskBudgetStop, type BudgetStop } from './budgetStop.js';
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { refusedClaim } from './leaseRefusal.js';
@@ -18,6 +19,9 @@ import { StepLog } from './stepLog.js';
 import type { StepRecorder } from './stepRecorder.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
+import { spendOwnerOf } from './spendGuard.js';
+import { BudgetHoldRepo } from '../store/budgetHoldRepo.js';
+import { SpendRepo } from '../store/spendRepo.js';
 import { extend } from '../extend.js';
 import { storeUnreachable } from '../store/openErrors.js';
 import { isFenceBroken } from '../store/runFence.js';
@@ -72,7 +76,7 @@ export class TaskRun {
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
     this.commits = new CommitQueue(deps.clock, (fn) => this.fenced(fn));
-    this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => tx.tasks.setUsage(taskId, usage, at), true));
+    this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => this.writeUsage(tx, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
       trace: (type, data, stepId) => this.trace(type, data, stepId),
@@ -192,14 +196,14 @@ export class TaskRun {
     const executor = new StepExecutor(this.deps, run, this.recorder);
     for (;;) {
       if ((await this.honourControl()) === 'stopped') return;
-      const over = exhaustedBudget(this.task.budget, this.usageNow());
-      if (over) return void (await this.fail(over, 'budget.exceeded'));
+      const over = await this.limitReached();
+      if (over) return void (await this.askToRaise(over));
       const decision = await this.planNext();
       if (!decision) return void (await this.honourControl());
       this.meter.addPlanner(decision.usage);
       // The turn that spent the last tokens or dollars does not get its calls run.
-      const spent = decision.type === 'call' || decision.type === 'batch' ? exhaustedBudget(this.task.budget, this.usageNow()) : undefined;
-      if (spent) return void (await this.fail(spent, 'budget.exceeded', { notRun: decision.type === 'batch' ? decision.calls.length : 1 }));
+      const spent = decision.type === 'call' || decision.type === 'batch' ? taskBudgetStop(this.task.budget, this.usageNow()) : undefined;
+      if (spent) return void (await this.askToRaise(spent, { notRun: decision.type === 'batch' ? decision.calls.length : 1 }));
       if (decision.type === 'done') return this.finish();
       if (decision.type === 'fail') return void (await this.fail(stateReasons.plannerGaveUp(decision.reason)));
       if (decision.type === 'wait') return this.transition('waiting_user', stateReasons.plannerWaits(decision.reason));
@@ -303,7 +307,7 @@ export class TaskRun {
     this.meter.trackHumanWait(to);
     let now: Task | undefined;
     await this.write(async (tx) => {
-      await tx.tasks.setUsage(this.taskId, usage, at);
+      await this.writeUsage(tx, usage, at);
       now = await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
       await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
     });
@@ -311,12 +315,7 @@ export class TaskRun {
     this.deps.emit('task.updated', this.task);
   }
 
-  private async fail(
-    why: AnyStateReason,
-    event?: 'budget.exceeded' | 'loop.detected',
-    data: Record<string, unknown> = {},
-  ): Promise<RunStop> {
-    if (event) this.trace(event, { reason: reasonParts(why).reason, ...data });
+  private async fail(why: AnyStateReason): Promise<RunStop> {
     await this.transition('failed', why);
     return 'stopped';
   }
@@ -369,8 +368,51 @@ export class TaskRun {
 
   private async detectLoop(decision: Extract<PlannerDecision, { type: 'call' }>, step: Step): Promise<boolean> {
     const looped = this.loop.record(quickDigestOf([step.tool, decision.args]), step.outputDigest ?? '');
-    if (looped) await this.fail(stateReasons.loopDetected(step.tool, this.loop.repeats), 'loop.detected');
+    if (looped) await this.askToRaise(loopStop(step.tool, this.loop.repeats));
     return looped;
+  }
+
+  // ---- budgets that pause and ask (docs/architecture.md, "Budgets") -------------------------
+
+  /**
+   * The usage row and the owner's ledger charge, in one transaction: the charge is the task's
+   * new total less what it was charged before, so no retry or takeover counts twice.
+   */
+  private async writeUsage(tx: Repos, usage: Usage, at: string): Promise<void> {
+    await tx.tasks.setUsage(this.taskId, usage, at);
+    const tokens = usage.tokensIn + usage.tokensOut;
+    if (usage.costUsd > 0 || tokens > 0) await new SpendRepo(tx.sql).charge(this.taskId, spendOwnerOf(this.task), { usd: usage.costUsd, tokens }, at);
+  }
+
+  /**
+   * Before a model call: the task's own budget, then (a task that calls models, with limits in
+   * config) its owner's day and the team's month, read right after charging this run's spend.
+   */
+  private async limitReached(): Promise<BudgetStop | undefined> {
+    const usage = this.usageNow();
+    const own = taskBudgetStop(this.task.budget, usage);
+    if (own) return own;
+    const guard = this.deps.spend;
+    if (!guard?.active || (this.task.plan.kind !== 'goal' && usage.modelCalls === 0)) return undefined;
+    const at = isoAt(this.deps.clock.now());
+    let stop: BudgetStop | undefined;
+    await this.write(async (tx) => {
+      await this.writeUsage(tx, usage, at);
+      stop = await guard.check(new SpendRepo(tx.sql), spendOwnerOf(this.task), at);
+    });
+    return stop;
+  }
+
+  /** Stops at a limit with a question that survives restarts (a hold); `budgets.raise` lets the task continue. */
+  private async askToRaise(stop: BudgetStop, data: Record<string, unknown> = {}): Promise<RunStop> {
+    const at = isoAt(this.deps.clock.now());
+    const hold: BudgetHold = { id: `bh_${ulid()}`, taskId: this.taskId, askedAt: at, ...stop.hold };
+    const { limit, metric, spent, cap, raiseBy } = hold;
+    const event = limit === 'loop' ? 'loop.detected' : 'budget.exceeded';
+    this.trace(event, { reason: stop.why.reason, holdId: hold.id, limit, metric, spent, cap, raiseBy, ...data });
+    this.commits.queue((tx) => new BudgetHoldRepo(tx.sql).open(hold)); // lands with the transition
+    await this.transition('waiting_user', stop.why);
+    return 'stopped';
   }
 
   // ---- what the step executor sees of the run (built once per run) --------------------------

@@ -12,22 +12,22 @@ function goalTask(budget: Record<string, number> = {}) {
 }
 
 describe('budgets and loop detection', () => {
-  it('the step budget stops a task with a clear reason', async () => {
+  it('the step budget pauses a task with a question naming the limit', async () => {
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn } }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run((await goalTask({ maxSteps: 3 })).id);
-    expect(done.state).toBe('failed');
-    expect(done.stateReason).toBe('step budget exhausted: 3/3 steps');
+    expect(done.state).toBe('waiting_user');
+    expect(done.stateReason).toBe('this task has spent 3 steps of 3 steps; raise by 1 steps?');
     expect(await h.rt.engine.steps(done.id)).toHaveLength(3);
   });
 
-  it('the token budget counts what the planner reports and stops the task', async () => {
+  it('the token budget counts what the planner reports and pauses the task', async () => {
     const usage = { modelCalls: 1, tokensIn: 400, tokensOut: 100, costUsd: 0.001 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn }, usage }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run((await goalTask({ maxTokens: 1200 })).id);
-    expect(done.state).toBe('failed');
-    expect(done.stateReason).toBe('token budget exhausted: 1500/1200 tokens');
+    expect(done.state).toBe('waiting_user');
+    expect(done.stateReason).toBe('this task has spent 1,500 tokens of 1,200 tokens; raise by 500 tokens?');
     expect(done.usage).toMatchObject({ modelCalls: 3, tokensIn: 1200, tokensOut: 300 });
   });
 
@@ -38,27 +38,27 @@ describe('budgets and loop detection', () => {
     const planner = new ScriptedPlanner((turn) => ({ tool: 'notes.add', args: { key: `k${turn}`, value: turn }, usage }));
     h = openTestRuntime({ tools: [effect], plans: withScriptedGoals(planner), config: { policy: { rules: { allow: ['notes.add'] } } } });
     const byTokens = await h.rt.engine.run((await goalTask({ maxTokens: 1200 })).id);
-    expect(byTokens.stateReason).toBe('token budget exhausted: 1500/1200 tokens');
+    expect(byTokens.stateReason).toBe('this task has spent 1,500 tokens of 1,200 tokens; raise by 500 tokens?');
     expect(runs).toEqual([0, 1]); // the third turn's call never ran
     const exceeded = (await h.rt.trace.page(byTokens.id, 0, 100)).events.find((e) => e.type === 'budget.exceeded');
     expect(exceeded?.data).toMatchObject({ notRun: 1 });
 
     runs.length = 0;
     const byCost = await h.rt.engine.run((await goalTask({ maxCostUsd: 0.5 })).id);
-    expect(byCost.stateReason).toBe('cost budget exhausted: $0.6000/$0.5');
+    expect(byCost.stateReason).toBe('this task has spent $0.60 of $0.50; raise by $0.20?');
     expect(runs).toEqual([0, 1]);
   });
 
-  it('the cost budget stops the task', async () => {
+  it('the cost budget pauses the task', async () => {
     const usage = { modelCalls: 1, tokensIn: 10, tokensOut: 10, costUsd: 0.25 };
     const planner = new ScriptedPlanner((turn) => ({ tool: 'echo', args: { value: turn }, usage }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run((await goalTask({ maxCostUsd: 0.5 })).id);
-    expect(done.state).toBe('failed');
-    expect(done.stateReason).toBe('cost budget exhausted: $0.5000/$0.5');
+    expect(done.state).toBe('waiting_user');
+    expect(done.stateReason).toBe('this task has spent $0.50 of $0.50; raise by $0.20?');
   });
 
-  it('the wall-time budget stops the task, measured on the runtime clock', async () => {
+  it('the wall-time budget pauses the task, measured on the runtime clock', async () => {
     const clock = new ManualClock();
     const slow = testTool({
       name: 'slow',
@@ -70,8 +70,8 @@ describe('budgets and loop detection', () => {
     const planner = new ScriptedPlanner((turn) => ({ tool: 'slow', args: { value: turn } }));
     h = openTestRuntime({ clock, tools: [slow], plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run((await goalTask({ maxWallMs: 100000 })).id);
-    expect(done.state).toBe('failed');
-    expect(done.stateReason).toBe('wall-time budget exhausted: 120000/100000 ms');
+    expect(done.state).toBe('waiting_user');
+    expect(done.stateReason).toBe('this task has spent 120 s of 100 s; raise by 50 s?');
   });
 
   it('time spent waiting for an approval is not wall time, also when the waiting task is paused', async () => {
@@ -108,12 +108,12 @@ describe('budgets and loop detection', () => {
     expect(cancelled.usage.wallMs).toBeLessThan(1_000);
   });
 
-  it('the same call with the same result three times in a row is stopped as a loop', async () => {
+  it('the same call with the same result three times in a row pauses the task as a loop, asking to go on', async () => {
     const planner = new ScriptedPlanner(() => ({ tool: 'echo', args: { value: 'same' } }));
     h = openTestRuntime({ plans: withScriptedGoals(planner) });
     const done = await h.rt.engine.run((await goalTask()).id);
-    expect(done.state).toBe('failed');
-    expect(done.stateReason).toBe('loop detected: echo repeated 3 times with the same arguments and result');
+    expect(done.state).toBe('waiting_user');
+    expect(done.stateReason).toBe('echo repeated 3 times with the same arguments and no new result; let it go on?');
     const events = (await h.rt.trace.page(done.id, 0, 100)).events.map((e) => e.type);
     expect(events).toContain('loop.detected');
   });
