@@ -107,7 +107,12 @@ export const SpendMethods = {
   }),
   'budgets.raise': spec({
     params: TaskRef.extend({
-      by: z.number().positive().max(1_000_000).optional().describe('The raise in the limit’s unit (dollars, tokens, steps, ms); default: the suggested one.'),
+      by: z
+        .number()
+        .positive()
+        .max(1_000_000)
+        .optional()
+        .describe('The raise in the limit’s unit (dollars, tokens, steps, ms); default: the suggested one.'),
     }).strict(),
     result: z.object({ hold: BudgetHoldSchema }),
     scope: 'operator.approvals',

@@ -91,7 +91,15 @@ export class BudgetService {
     if (!(await new BudgetHoldRepo(tx.sql).decide(hold.id, d))) {
       throw new AgentDeskError('conflict', `the budget question of task ${hold.taskId} was answered already`, { holdId: hold.id });
     }
-    const data = { source: 'budget', action: d.outcome === 'raised' ? 'accept' : 'decline', holdId: hold.id, limit: hold.limit, metric: hold.metric, raised: d.raised ?? 0, by: d.by.name };
+    const data = {
+      source: 'budget',
+      action: d.outcome === 'raised' ? 'accept' : 'decline',
+      holdId: hold.id,
+      limit: hold.limit,
+      metric: hold.metric,
+      raised: d.raised ?? 0,
+      by: d.by.name,
+    };
     await this.core.trace.append(hold.taskId, 'user.answered', data, undefined, tx.trace);
   }
 

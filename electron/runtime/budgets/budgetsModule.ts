@@ -12,7 +12,9 @@ const actorOf = (ctx: Parameters<typeof callerOf>[0]) => {
 };
 
 /** Budgets that pause and ask: `budgets.hold`/`raise`/`decline` and `spend.summary`. */
-export function budgetsModule(core: Pick<RuntimeCore, 'store' | 'engine' | 'trace' | 'clock' | 'config'>): RuntimeModule & { service: BudgetService } {
+export function budgetsModule(
+  core: Pick<RuntimeCore, 'store' | 'engine' | 'trace' | 'clock' | 'config'>,
+): RuntimeModule & { service: BudgetService } {
   const service = new BudgetService(core, new SpendGuard(core.config.startup.budgets));
   const handlers: Handlers = {
     'budgets.hold': async (p) => {

@@ -40,7 +40,11 @@ export class SpendGuard {
     const { day, month } = periodsOf(atIso);
     if (this.limits?.perPersonDaily) {
       const hit = reached(this.limits.perPersonDaily, await ledger.personDay(owner.subject, day));
-      if (hit) return limitStop({ limit: 'person', ...hit, raiseBy: raiseOf(hit, this.limits.perPersonDaily), subject: owner.subject, period: day }, owner.name);
+      if (hit)
+        return limitStop(
+          { limit: 'person', ...hit, raiseBy: raiseOf(hit, this.limits.perPersonDaily), subject: owner.subject, period: day },
+          owner.name,
+        );
     }
     if (this.limits?.perTeamMonthly) {
       const hit = reached(this.limits.perTeamMonthly, await ledger.teamMonth(month));

@@ -381,7 +381,8 @@ export class TaskRun {
   private async writeUsage(tx: Repos, usage: Usage, at: string): Promise<void> {
     await tx.tasks.setUsage(this.taskId, usage, at);
     const tokens = usage.tokensIn + usage.tokensOut;
-    if (usage.costUsd > 0 || tokens > 0) await new SpendRepo(tx.sql).charge(this.taskId, spendOwnerOf(this.task), { usd: usage.costUsd, tokens }, at);
+    if (usage.costUsd > 0 || tokens > 0)
+      await new SpendRepo(tx.sql).charge(this.taskId, spendOwnerOf(this.task), { usd: usage.costUsd, tokens }, at);
   }
 
   /**

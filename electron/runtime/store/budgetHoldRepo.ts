@@ -57,15 +57,27 @@ export class BudgetHoldRepo {
     await this.db.defer(
       `INSERT INTO budget_holds (id, task_id, limit_kind, metric, spent, cap, raise_by, subject, period, asked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [hold.id, hold.taskId, hold.limit, hold.metric, hold.spent, hold.cap, hold.raiseBy, hold.subject ?? null, hold.period ?? null, hold.askedAt],
+      [
+        hold.id,
+        hold.taskId,
+        hold.limit,
+        hold.metric,
+        hold.spent,
+        hold.cap,
+        hold.raiseBy,
+        hold.subject ?? null,
+        hold.period ?? null,
+        hold.askedAt,
+      ],
     );
   }
 
   /** The task's open hold, if it waits on one. */
   async current(taskId: string): Promise<BudgetHold | undefined> {
-    const row = await this.db.get<HoldRow>('SELECT * FROM budget_holds WHERE task_id = ? AND decided_at IS NULL ORDER BY asked_at DESC LIMIT 1', [
-      taskId,
-    ]);
+    const row = await this.db.get<HoldRow>(
+      'SELECT * FROM budget_holds WHERE task_id = ? AND decided_at IS NULL ORDER BY asked_at DESC LIMIT 1',
+      [taskId],
+    );
     return row && toHold(row);
   }
 
@@ -98,7 +110,7 @@ export class BudgetHoldRepo {
   /** Other open holds on the same person's day or team's month: one raise answers them all. */
   async sharing(hold: BudgetHold): Promise<BudgetHold[]> {
     const rows = await this.db.all<HoldRow>(
-      'SELECT * FROM budget_holds WHERE decided_at IS NULL AND limit_kind = ? AND COALESCE(subject, \'\') = ? AND period = ? AND id <> ? ORDER BY asked_at, id',
+      "SELECT * FROM budget_holds WHERE decided_at IS NULL AND limit_kind = ? AND COALESCE(subject, '') = ? AND period = ? AND id <> ? ORDER BY asked_at, id",
       [hold.limit, hold.subject ?? '', hold.period ?? '', hold.id],
     );
     return rows.map(toHold);

@@ -47,7 +47,12 @@ describe('budgets across three worker processes', () => {
     const ids: string[] = [];
     for (const [owner, count] of PEOPLE) {
       for (let n = 0; n < count; n++) {
-        const built = await rt.tasks.build({ source: { kind: 'goal', goal: `task ${n}`, checks }, requester: { kind: 'local' }, inputs: {}, owner });
+        const built = await rt.tasks.build({
+          source: { kind: 'goal', goal: `task ${n}`, checks },
+          requester: { kind: 'local' },
+          inputs: {},
+          owner,
+        });
         const task = await rt.store.transaction(async (tx) => {
           const created = await rt.tasks.createBuilt(built.spec, tx);
           await new TaskQueueRepo(tx.sql).handOff(created.id, isoAt(Date.now()));
@@ -87,7 +92,10 @@ describe('budgets across three worker processes', () => {
       },
       { timeoutMs: 150_000, intervalMs: 250 },
     );
-    expect(ended.filter((t) => t.state !== 'succeeded').map((t) => [t.id, t.state, t.stateReason]), workers.map((w) => w.describe()).join('\n')).toEqual([]);
+    expect(
+      ended.filter((t) => t.state !== 'succeeded').map((t) => [t.id, t.state, t.stateReason]),
+      workers.map((w) => w.describe()).join('\n'),
+    ).toEqual([]);
 
     const day = isoAt(Date.now()).slice(0, 10);
     const ledger = new Map((await new SpendRepo(rt.store.sql).people(day)).map((p) => [p.subject, p]));

@@ -5,6 +5,7 @@ import { formatCost } from '../../i18n/index.js';
 import { sortedTasks } from '../../stores/tasksSlice.js';
 import { taskCounters } from '../../stores/taskCounters.js';
 import { useApp, useT } from '../useApp.js';
+import { SpendSummaryView } from './SpendSummaryView.js';
 
 /** Every task with its status, progress and cost. */
 export function TaskListView() {
@@ -33,34 +34,39 @@ export function TaskListView() {
       </StateView>
     );
   return (
-    <table className="table" data-testid="task-list">
-      <thead>
-        <tr>
-          <th>{t('tasks.col.title')}</th>
-          <th>{t('tasks.col.status')}</th>
-          <th>{t('tasks.col.progress')}</th>
-          <th>{t('tasks.col.cost')}</th>
-          <th>{t('tasks.col.created')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {list.map((task) => {
-          const counters = taskCounters(task, steps[task.id]);
-          return (
-            <tr key={task.id} data-task-id={task.id}>
-              <td className="wrap">
-                <a href={`#/task/${task.id}`}>{task.title}</a>
-              </td>
-              <td data-label={t('tasks.col.status')}>
-                <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
-              </td>
-              <td data-label={t('tasks.col.progress')}>{counters.steps}</td>
-              <td data-label={t('tasks.col.cost')}>{formatCost(counters.costUsd)}</td>
-              <td data-label={t('tasks.col.created')}>{new Date(task.createdAt).toLocaleString(locale)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      <SpendSummaryView />
+      <table className="table" data-testid="task-list">
+        <thead>
+          <tr>
+            <th>{t('tasks.col.title')}</th>
+            <th>{t('tasks.col.status')}</th>
+            <th>{t('tasks.col.progress')}</th>
+            <th>{t('tasks.col.cost')}</th>
+            <th>{t('tasks.col.owner')}</th>
+            <th>{t('tasks.col.created')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((task) => {
+            const counters = taskCounters(task, steps[task.id]);
+            return (
+              <tr key={task.id} data-task-id={task.id}>
+                <td className="wrap">
+                  <a href={`#/task/${task.id}`}>{task.title}</a>
+                </td>
+                <td data-label={t('tasks.col.status')}>
+                  <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
+                </td>
+                <td data-label={t('tasks.col.progress')}>{counters.steps}</td>
+                <td data-label={t('tasks.col.cost')}>{formatCost(counters.costUsd)}</td>
+                <td data-label={t('tasks.col.owner')}>{task.owner?.name ?? ''}</td>
+                <td data-label={t('tasks.col.created')}>{new Date(task.createdAt).toLocaleString(locale)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -20,7 +20,10 @@ const as = (scopes: Scope[]): CallContext => ({ scopes, clientId: 'ws:someone' }
 const turnCost = { modelCalls: 1, tokensIn: 300, tokensOut: 100, costUsd: 0.5 };
 
 async function call<T>(method: string, params: unknown, ctx: CallContext = approver): Promise<T> {
-  const answer = (await h.rt.dispatcher.dispatch({ id: 1, method, params }, ctx)) as { result?: T; error?: { code: string; message: string } };
+  const answer = (await h.rt.dispatcher.dispatch({ id: 1, method, params }, ctx)) as {
+    result?: T;
+    error?: { code: string; message: string };
+  };
   if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
   return answer.result as T;
 }
@@ -97,20 +100,28 @@ describe.each(STORE_KINDS)('budgets that pause and ask (%s store)', (kind) => {
 
   // Two workers in one process need PostgreSQL (SQLite's writers in one thread would wait on each other); on SQLite the
   // three-worker e2e (test/e2e/cli/budgetWorkers.test.ts) charges concurrently from separate processes.
-  it.skipIf(kind === 'sqlite')('two workers charging the last cents of one person at once: both charges count, and both then ask', async () => {
-    h = await openStoreTestRuntime(kind, { plans: withScriptedGoals(spender(20)), config: { budgets: { perPersonDaily: { usd: 2 } } } });
-    const other = h.another(); // a second worker on the same store
-    try {
-      const [a, b] = [await goal(ALICE), await goal(ALICE)];
-      const [ra, rb] = await Promise.all([h.rt.engine.run(a.id), other.engine.run(b.id)]);
-      expect([ra.state, ra.stateReason, rb.state, rb.stateReason]).toEqual(['waiting_user', expect.stringContaining('Alice has spent'), 'waiting_user', expect.stringContaining('Alice has spent')]);
-      const day = (await new SpendRepo(h.rt.store.sql).people(new Date().toISOString().slice(0, 10)))[0]!;
-      // Every charge landed (no lost update): the day is the sum of the two tasks, which went at most a turn each past it.
-      expect(day.usd).toBeCloseTo(ra.usage.costUsd + rb.usage.costUsd, 9);
-      expect(day.usd).toBeGreaterThanOrEqual(2);
-      expect(day.usd).toBeLessThanOrEqual(3);
-    } finally {
-      await other.close();
-    }
-  });
+  it.skipIf(kind === 'sqlite')(
+    'two workers charging the last cents of one person at once: both charges count, and both then ask',
+    async () => {
+      h = await openStoreTestRuntime(kind, { plans: withScriptedGoals(spender(20)), config: { budgets: { perPersonDaily: { usd: 2 } } } });
+      const other = h.another(); // a second worker on the same store
+      try {
+        const [a, b] = [await goal(ALICE), await goal(ALICE)];
+        const [ra, rb] = await Promise.all([h.rt.engine.run(a.id), other.engine.run(b.id)]);
+        expect([ra.state, ra.stateReason, rb.state, rb.stateReason]).toEqual([
+          'waiting_user',
+          expect.stringContaining('Alice has spent'),
+          'waiting_user',
+          expect.stringContaining('Alice has spent'),
+        ]);
+        const day = (await new SpendRepo(h.rt.store.sql).people(new Date().toISOString().slice(0, 10)))[0]!;
+        // Every charge landed (no lost update): the day is the sum of the two tasks, which went at most a turn each past it.
+        expect(day.usd).toBeCloseTo(ra.usage.costUsd + rb.usage.costUsd, 9);
+        expect(day.usd).toBeGreaterThanOrEqual(2);
+        expect(day.usd).toBeLessThanOrEqual(3);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

@@ -25,7 +25,8 @@ describe.each(STORE_KINDS)('spend ledger (%s store)', (kind) => {
   it('the same total written again (a retried commit, a takeover) charges nothing more', async () => {
     h = await openStoreTestRuntime(kind);
     const id = await newTask();
-    const charge = (usd: number, tokens: number) => h.rt.store.transaction((tx) => new SpendRepo(tx.sql).charge(id, ALICE, { usd, tokens }, AT));
+    const charge = (usd: number, tokens: number) =>
+      h.rt.store.transaction((tx) => new SpendRepo(tx.sql).charge(id, ALICE, { usd, tokens }, AT));
     await charge(0.25, 100);
     await charge(0.25, 100);
     await charge(0.75, 300);
@@ -52,7 +53,11 @@ describe.each(STORE_KINDS)('spend ledger (%s store)', (kind) => {
   it('many tasks of one person charging at once: the day is their exact sum, and the team’s month too', async () => {
     h = await openStoreTestRuntime(kind);
     const ids = await Promise.all(Array.from({ length: 40 }, () => newTask()));
-    await Promise.all(ids.map((id, n) => h.rt.store.transaction((tx) => new SpendRepo(tx.sql).charge(id, ALICE, { usd: 0.001 * (n + 1), tokens: n + 1 }, AT))));
+    await Promise.all(
+      ids.map((id, n) =>
+        h.rt.store.transaction((tx) => new SpendRepo(tx.sql).charge(id, ALICE, { usd: 0.001 * (n + 1), tokens: n + 1 }, AT)),
+      ),
+    );
     const ledger = new SpendRepo(h.rt.store.sql);
     const expected = { usd: (40 * 41 * 1000) / 2 / 1_000_000, tokens: (40 * 41) / 2 };
     expect((await ledger.personDay('alice', '2026-12-03')).spent).toEqual(expected);
