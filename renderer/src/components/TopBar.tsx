@@ -17,6 +17,8 @@ export interface TopBarProps {
   themeLabel: string;
   themeToggleLabel: string;
   onToggleTheme: () => void;
+  /** "Signed in as …" when a person signed in (absent for the gateway token). */
+  signedInAs?: string;
 }
 
 /** The app's top bar. */
@@ -54,6 +56,11 @@ export function TopBar(props: TopBarProps) {
       <button type="button" title={props.themeLabel} onClick={props.onToggleTheme} data-testid="theme-switch">
         {props.themeToggleLabel}
       </button>
+      {props.signedInAs && (
+        <span className="signed-in" data-testid="signed-in">
+          {props.signedInAs}
+        </span>
+      )}
     </header>
   );
 }

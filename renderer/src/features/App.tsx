@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { StateView } from '../components/StateView.js';
 import { Shell } from './Shell.js';
 import { useApp, useT } from './useApp.js';
@@ -9,6 +9,7 @@ export function App({ onToken }: { onToken: (token: string) => void }) {
   const connection = useApp((s) => s.connection);
   const connectionError = useApp((s) => s.connectionError);
   const [token, setToken] = useState('');
+  const signIn = useSignIn();
 
   if (connection === 'connected' || connection === 'reconnecting') return <Shell />;
   if (connection === 'connecting') return <StateView kind="loading" message={t('conn.connecting')} />;
@@ -19,7 +20,14 @@ export function App({ onToken }: { onToken: (token: string) => void }) {
   return (
     <form className="token-form" onSubmit={submit}>
       {connection === 'error' && <StateView kind="error" message={t('conn.error', { message: connectionError ?? '' })} />}
-      <p>{t('conn.needsToken')}</p>
+      {signIn && (
+        <p>
+          <a className="sign-in" href="/auth/login" data-testid="sign-in">
+            {t('conn.signIn')}
+          </a>
+        </p>
+      )}
+      <p>{signIn ? t('conn.orToken') : t('conn.needsToken')}</p>
       <label>
         {t('conn.token')}
         <input type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" />
@@ -27,4 +35,17 @@ export function App({ onToken }: { onToken: (token: string) => void }) {
       <button type="submit">{t('conn.connect')}</button>
     </form>
   );
+}
+
+/** True when the gateway signs people in (`auth.oidc`): it answers `/auth/config` (a browser only; Electron has no such server). */
+function useSignIn(): boolean {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    if (!window.location.protocol.startsWith('http')) return;
+    fetch('/auth/config')
+      .then((r) => (r.ok ? (r.json() as Promise<{ signIn?: boolean }>) : undefined))
+      .then((c) => setOn(c?.signIn === true))
+      .catch(() => undefined);
+  }, []);
+  return on;
 }

@@ -58,6 +58,7 @@ export function Shell() {
   const theme = useApp((s) => s.theme);
   const setLocale = useApp((s) => s.setLocale);
   const setTheme = useApp((s) => s.setTheme);
+  const me = useApp((s) => s.me);
   const approvals = useApp((s) => s.approvals);
   const pendingCount = useMemo(() => pendingApprovals(approvals).length, [approvals]);
   const connection = useApp((s) => s.connection);
@@ -94,6 +95,7 @@ export function Shell() {
         themeLabel={t('settings.theme')}
         themeToggleLabel={theme === 'dark' ? t('theme.light') : t('theme.dark')}
         onToggleTheme={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+        {...(me && me.subject !== 'local' && { signedInAs: t('conn.signedInAs', { name: me.name }) })}
       />
       {connection === 'reconnecting' && (
         <div className="conn-banner" role="alert" data-testid="connection-lost">

@@ -1,4 +1,4 @@
-import type { Approval, Remember } from '../../../electron/contract/index.js';
+import { DEFAULT_APPROVAL_RULE, type Approval, type MethodResult, type Remember } from '../../../electron/contract/index.js';
 import type { AppState } from './store.js';
 import type { LoadStatus, SliceGet, SliceSet } from './types.js';
 
@@ -8,10 +8,26 @@ export interface ApprovalsSlice {
   approvalsStatus: LoadStatus;
   /** The approval whose modal is open. */
   openApprovalId: string | undefined;
+  /** Who this connection acts as (a signed-in person, or the local operator). */
+  me: Me | undefined;
   loadApprovals(): Promise<void>;
+  loadMe(): Promise<void>;
   decide(approvalId: string, decision: 'approve' | 'deny', reason?: string, remember?: Remember): Promise<void>;
   applyApproval(approval: Approval): void;
   openApproval(approvalId: string | undefined): void;
+}
+
+/** `people.me`: who the connection acts as. */
+export type Me = MethodResult<'people.me'>;
+
+/** What `me` may do with an approval: decide at all, approve (not their own task under four eyes, not twice). */
+export function approvalRights(approval: Approval, me: Me | undefined): { decide: boolean; approve: 'yes' | 'ownTask' | 'agreed' } {
+  if (!me) return { decide: true, approve: 'yes' };
+  const rule = approval.rule ?? DEFAULT_APPROVAL_RULE;
+  const decide = me.roles.some((r) => rule.roles.includes(r)) && (!rule.groups || me.groups.some((g) => rule.groups!.includes(g)));
+  if (rule.notOwner && approval.owner?.subject === me.subject) return { decide, approve: 'ownTask' };
+  if (approval.votes?.some((v) => v.by.subject === me.subject)) return { decide, approve: 'agreed' };
+  return { decide, approve: 'yes' };
 }
 
 /** Pending approvals, oldest first (the order they block tasks in). */
@@ -27,6 +43,13 @@ export function createApprovalsSlice(set: SliceSet<AppState>, get: SliceGet<AppS
     approvals: {},
     approvalsStatus: 'idle',
     openApprovalId: undefined,
+    me: undefined,
+    async loadMe() {
+      const client = get().client;
+      if (!client) return;
+      // Without it the dialog offers every action and the server refuses what the person may not do.
+      set({ me: await client.call('people.me', {}).catch(() => undefined) });
+    },
     async loadApprovals() {
       const client = get().client;
       if (!client) return;

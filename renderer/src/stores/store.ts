@@ -38,6 +38,7 @@ export function applyEvent(state: AppState, event: RuntimeEvent): void {
       if (!state.openApprovalId && event.data.status === 'pending') state.openApproval(event.data.id);
       return;
     case 'approval.resolved':
+    case 'approval.updated':
       return state.applyApproval(event.data);
     case 'screen.frame':
       return state.applyFrame(event.data);
@@ -51,6 +52,6 @@ export async function attachClient(store: AppStore, client: RuntimeClient): Prom
   const off = client.onEvent((event) => applyEvent(store.getState(), event));
   store.setState({ client });
   store.getState().setConnection('connected');
-  await Promise.all([store.getState().loadTasks(), store.getState().loadApprovals()]);
+  await Promise.all([store.getState().loadTasks(), store.getState().loadApprovals(), store.getState().loadMe()]);
   return off;
 }

@@ -5,7 +5,9 @@ import { Modal } from '../../components/Modal.js';
 import { StateView } from '../../components/StateView.js';
 import { translateServerTexts } from '../../i18n/index.js';
 import { useApp, useServerText, useT } from '../useApp.js';
+import { approvalRights } from '../../stores/approvalsSlice.js';
 import { needsConfirmKey } from './approvalKeys.js';
+import { ApprovalVotes } from './ApprovalVotes.js';
 
 /** True when a key press is typing into a field rather than a shortcut (radio buttons and checkboxes are not typing). */
 export function isTyping(target: EventTarget | null): boolean {
@@ -32,6 +34,7 @@ export function ApprovalModal() {
   const decide = useApp((s) => s.decide);
   const close = useApp((s) => s.openApproval);
   const canReadTasks = useApp((s) => s.listErrorCode !== 'forbidden');
+  const me = useApp((s) => s.me);
   const [denying, setDenying] = useState(false);
   const [armed, setArmed] = useState(false);
   const [remember, setRemember] = useState<Remember>('once');
@@ -57,6 +60,10 @@ export function ApprovalModal() {
     decide(id, decision, decision === 'deny' ? reason.trim() || undefined : undefined, remember).catch((e: Error) => setError(e.message));
   };
 
+  // The server decides who may; the dialog only leaves out what would be refused, and says why.
+  const rights = approval ? approvalRights(approval, me) : { decide: false, approve: 'yes' as const };
+  const mayApprove = rights.decide && rights.approve === 'yes';
+
   useEffect(() => {
     if (!approval) return;
     const onKey = (event: KeyboardEvent) => {
@@ -76,11 +83,12 @@ export function ApprovalModal() {
         else setArmed(false);
       } else if (key === 'a') {
         event.preventDefault();
+        if (!mayApprove) return;
         if (needsConfirmKey(approval)) setArmed(true);
         else send('approve');
       } else if (key === 'd') {
         event.preventDefault();
-        setDenying(true);
+        if (rights.decide) setDenying(true);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -100,6 +108,7 @@ export function ApprovalModal() {
           </a>
         )}
       </p>
+      <ApprovalVotes approval={approval} />
       <ApprovalPreview
         approval={approval}
         reason={translateServerTexts(locale, gated?.policy?.reasonTexts, approval.reason)}
@@ -113,7 +122,18 @@ export function ApprovalModal() {
         }}
       />
       {error && <StateView kind="error" message={t('state.error', { message: error })} />}
-      {denying ? (
+      {!rights.decide ? (
+        <>
+          <p className="muted" data-testid="cannot-decide">
+            {t('approval.cannotDecide')}
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => close(undefined)}>
+              {t('approval.close')}
+            </button>
+          </div>
+        </>
+      ) : denying ? (
         <form
           className="deny-form"
           onSubmit={(e) => {
@@ -156,10 +176,22 @@ export function ApprovalModal() {
               {t('approval.confirmKey')}
             </p>
           )}
+          {rights.approve === 'ownTask' && (
+            <p className="muted" data-testid="own-task">
+              {t('approval.ownTask')}
+            </p>
+          )}
+          {rights.approve === 'agreed' && (
+            <p className="muted" data-testid="you-agreed">
+              {t('approval.youAgreed')}
+            </p>
+          )}
           <div className="actions">
-            <button type="button" className="approve" onClick={() => send('approve')} data-testid="approve">
-              {t('approval.approve')}
-            </button>
+            {mayApprove && (
+              <button type="button" className="approve" onClick={() => send('approve')} data-testid="approve">
+                {t('approval.approve')}
+              </button>
+            )}
             <button type="button" className="deny" onClick={() => setDenying(true)} data-testid="deny">
               {t('approval.deny')}
             </button>
