@@ -13,6 +13,7 @@ import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerServe } from './commands/serve.js';
+import { registerLogin } from './commands/login.js';
 import { registerWorker } from './commands/worker.js';
 import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
@@ -29,6 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
   registerServe(program);
+  registerLogin(program);
   registerWorker(program);
   registerRun(program);
   registerTasks(program);

@@ -10,6 +10,12 @@ export const OidcConfigSchema = z
   .object({
     issuer: z.string().url().describe('The provider’s issuer URL (its `/.well-known/openid-configuration` is read).'),
     clientId: z.string().min(1).max(500).describe('This gateway’s client id at the provider (the ID token’s audience).'),
+    cliClientId: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('A public (native) client for `agent-desk login` (loopback redirect); absent: `clientId`.'),
     clientSecretName: z
       .string()
       .min(1)

@@ -32,6 +32,14 @@ export async function startTestProvider(accounts: readonly TestAccount[], redire
   const configuration: Configuration = {
     clients: [
       { client_id: clientId, token_endpoint_auth_method: 'none', redirect_uris: [...redirectUris], grant_types: ['authorization_code'] },
+      // `agent-desk login`: a native app with a loopback redirect (any port, RFC 8252).
+      {
+        client_id: 'agent-desk-cli',
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        grant_types: ['authorization_code'],
+      },
       { client_id: 'other-app', client_secret: 'other-secret-0123456789abcdef', redirect_uris: ['http://127.0.0.1/other'] },
     ],
     jwks: { keys: [jwk] },

@@ -47,7 +47,12 @@ type Claims = JWTPayload & { name?: string; preferred_username?: string; email?:
  *   the ID token's signature, issuer, audience and expiry are checked, and it is taken once.
  * - `GET /auth/config`: whether sign-in is on, and the provider (for the UI and the CLI).
  */
-export function oidcSignIn(oidc: OidcConfig, store: SignInStore, clientSecret?: string) {
+export function oidcSignIn(
+  oidc: OidcConfig,
+  store: SignInStore,
+  clientSecret?: string,
+  log: (message: string, fields: Record<string, unknown>) => void = (m, f) => console.error(m, f),
+) {
   const pending = new Map<string, Pending>();
   let discovered: Promise<client.Configuration> | undefined;
   const configuration = () =>
@@ -116,7 +121,7 @@ export function oidcSignIn(oidc: OidcConfig, store: SignInStore, clientSecret?: 
     const config = await configuration();
     const claims = await jwtVerify<Claims>(idToken, await jwks(), {
       issuer: config.serverMetadata().issuer,
-      audience: oidc.clientId,
+      audience: [oidc.clientId, ...(oidc.cliClientId ? [oidc.cliClientId] : [])],
       requiredClaims: ['sub', 'exp', 'iat'],
     }).then(
       (r) => r.payload,
@@ -141,16 +146,29 @@ export function oidcSignIn(oidc: OidcConfig, store: SignInStore, clientSecret?: 
           : req.method === 'POST' && path === '/auth/exchange'
             ? exchange
             : req.method === 'GET' && path === '/auth/config'
-              ? (_: IncomingMessage, r: ServerResponse) => sendJson(r, 200, { signIn: true, issuer: oidc.issuer, clientId: oidc.clientId })
+              ? (_: IncomingMessage, r: ServerResponse) => sendJson(r, 200, publicConfig(oidc))
               : undefined;
     if (!route) return false;
     try {
       await route(req, res);
     } catch (e) {
       if (!(e instanceof SignInRefused)) throw e;
-      sendJson(res, e.status, { error: { code: e.status === 403 ? 'forbidden' : 'unauthenticated', message: e.message } });
+      // Recorded where the gateway logs (never the token: the messages name only the reason).
+      log('sign-in refused', { route: path, status: e.status, reason: e.message });
+      sendJson(res, e.status, { error: { code: e.status === 403 ? 'forbidden' : 'unauthorized', message: e.message } });
     }
     return true;
+  };
+}
+
+/** What a browser or a CLI may know of the sign-in: where the provider is and whom to sign in as. */
+function publicConfig(oidc: OidcConfig) {
+  return {
+    signIn: true,
+    issuer: oidc.issuer,
+    clientId: oidc.cliClientId ?? oidc.clientId,
+    scopes: oidc.scopes,
+    allowInsecureIssuer: oidc.allowInsecureIssuer,
   };
 }
 

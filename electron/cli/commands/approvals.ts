@@ -4,6 +4,8 @@ import { RememberSchema } from '../../contract/index.js';
 import { withControlRuntime } from '../openRuntime.js';
 import { printJson, row } from '../output.js';
 import { cliName } from '../cliName.js';
+import { readSession } from '../session.js';
+import { callAsSignedIn } from './login.js';
 
 /** `agent-desk approvals list|approve|deny`: decisions land in the database any runner reads. */
 export function registerApprovals(program: Command): void {
@@ -32,6 +34,15 @@ export function registerApprovals(program: Command): void {
       .action((id: string, opts: { remember: string; reason?: string; json?: boolean }) => {
         return withControlRuntime(opts.json, async (rt) => {
           const remember = RememberSchema.parse(opts.remember);
+          // With sign-in on, a decision is a person's: it goes through the gateway as who signed in here.
+          if (rt.config.startup.auth.oidc || readSession(rt.home)) {
+            const params = { approvalId: id, decision: verb, remember, ...(opts.reason !== undefined && { reason: opts.reason }) };
+            const decided = await callAsSignedIn(rt.home, 'approvals.decide', params);
+            if (opts.json) return printJson(decided);
+            return console.log(
+              `${decided.id} ${decided.status}${decided.status === 'pending' ? ' (your agreement is recorded; more people must approve)' : ''}`,
+            );
+          }
           const by = `cli:${os.userInfo().username}`;
           const decided = await rt.approvals.decide(
             id,
