@@ -52,7 +52,7 @@ export function secretHandlers(rt: Pick<RuntimeCore, 'home' | 'redactor'>, secre
 
 /** Sections read only at start-up; `policy.allowWrites` is compiled into the browser host when it starts. */
 const AT_START = ['budget', 'gateway', 'scheduler', 'sandbox', 'browser', 'durability', 'telemetry'] as const;
-const NO_GRANTS = { findGrant: () => Promise.resolve(undefined) };
+const NO_GRANTS = { findGrant: () => Promise.resolve([]) };
 
 /** What of a saved patch waits for a restart: start-up sections that changed, and a changed `policy.allowWrites`. */
 function restartNeeded(patch: Record<string, unknown>, running: Config): string[] {

@@ -5,6 +5,7 @@ import {
   type Caller,
   type PolicyConfig,
   type RiskClass,
+  type Role,
 } from '../../contract/index.js';
 
 /** Just who someone is, as recorded (no roles or groups). */
@@ -39,4 +40,23 @@ export function approveRefusal(caller: Caller, rule: ApprovalRule, owner: Actor 
     return `${caller.name} started this task and may not approve it: another person must`;
   }
   return undefined;
+}
+
+/** A remembered grant as the gate weighs it (the store's GrantRepo finds them). */
+export interface GrantCandidate {
+  scope: 'task' | 'always';
+  granter?: { subject: string; roles?: readonly Role[]; removed: boolean };
+  taskOwner?: string;
+}
+
+/**
+ * A grant reaches no further than its granter may decide now: not once they were removed or lost
+ * every role the rule names, and not for their own task where the rule says `notOwner`.
+ * Grants from before people, or by the local operator, hold as before.
+ */
+export function grantHolds(grant: GrantCandidate, rule: ApprovalRule = DEFAULT_APPROVAL_RULE): boolean {
+  const granter = grant.granter;
+  if (!granter?.roles) return true;
+  if (granter.removed || !granter.roles.some((r) => rule.roles.includes(r))) return false;
+  return !(rule.notOwner && grant.taskOwner === granter.subject);
 }

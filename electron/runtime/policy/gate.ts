@@ -1,4 +1,4 @@
-import { combinedRule } from './approvalRules.js';
+import { combinedRule, grantHolds, type GrantCandidate } from './approvalRules.js';
 import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { SqlSession } from '../store/sql/sqlPort.js';
@@ -25,7 +25,7 @@ export interface GrantQuery {
  * subject; `always` grants match the tool and subject in any task.
  */
 export interface GrantLookup {
-  findGrant(query: GrantQuery): Promise<GrantScope | undefined>;
+  findGrant(query: GrantQuery): Promise<readonly GrantCandidate[]>;
 }
 
 /** One call to decide on. */
@@ -209,7 +209,9 @@ export class PolicyGate {
     if (!match && defaults.effect === 'allow')
       return { effect: 'allow', source: 'default', reason: defaults.reason, reasonTexts: defaults.texts };
 
-    const grant = await this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
+    const candidates = await this.grants.findGrant({ taskId: input.taskId, tool: input.tool, subject: classification.subject });
+    const rule = combinedRule(this.approvalRules, classification.risks);
+    const grant = candidates.find((c) => grantHolds(c, rule))?.scope;
     if (grant) {
       const after = match ? `rule "${match.rule}" asks; ` : '';
       const texts = [...(match ? [{ code: 'policy.ruleAsks', params: { rule: match.rule } }] : []), grantText(grant)];

@@ -1,4 +1,4 @@
-import type { Grant } from '../../contract/index.js';
+import type { Grant, Role } from '../../contract/index.js';
 import type { SqlSession } from './sql/sqlPort.js';
 
 interface GrantRow {
@@ -20,6 +20,15 @@ const toGrant = (r: GrantRow): Grant => ({
   approvalId: r.approval_id,
   createdAt: r.created_at,
 });
+
+/** A grant matching a call, with what the gate needs to know whether it still holds. */
+export interface GrantCandidate {
+  scope: 'task' | 'always';
+  /** Who remembered it (absent on grants from before people); `roles` absent: not a signed-in person (the local operator). */
+  granter?: { subject: string; roles?: Role[]; removed: boolean };
+  /** The subject of the owner of the task the call belongs to. */
+  taskOwner?: string;
+}
 
 /** Remembered approvals: `task` grants hold within one task, `always` grants across tasks. */
 export class GrantRepo {
@@ -45,13 +54,34 @@ export class GrantRepo {
     ]);
   }
 
-  async find(q: { taskId: string; tool: string; subject: string }): Promise<'task' | 'always' | undefined> {
-    const row = await this.db.get<{ scope: 'task' | 'always' }>(
-      `SELECT scope FROM grants WHERE tool = ? AND subject = ? AND (scope = 'always' OR task_id = ?)
-       ORDER BY CASE scope WHEN 'always' THEN 0 ELSE 1 END LIMIT 1`,
-      [q.tool, q.subject, q.taskId],
+  /**
+   * The grants that match a call, `always` first, each with who granted it (the person whose
+   * approval remembered it, as they are now) and the task's owner: the gate keeps only those
+   * the granter may still decide for this task.
+   */
+  async find(q: { taskId: string; tool: string; subject: string }): Promise<GrantCandidate[]> {
+    const rows = await this.db.all<{
+      scope: 'task' | 'always';
+      granter: string | null;
+      roles: string | null;
+      disabled_at: string | null;
+      owner: string | null;
+    }>(
+      `SELECT g.scope, v.subject AS granter, p.roles, p.disabled_at, (SELECT owner_subject FROM tasks WHERE id = ?) AS owner
+       FROM grants g
+       LEFT JOIN approval_votes v ON v.approval_id = g.approval_id AND v.decision = 'approve'
+       LEFT JOIN people p ON p.subject = v.subject
+       WHERE g.tool = ? AND g.subject = ? AND (g.scope = 'always' OR g.task_id = ?)
+       ORDER BY CASE g.scope WHEN 'always' THEN 0 ELSE 1 END`,
+      [q.taskId, q.tool, q.subject, q.taskId],
     );
-    return row?.scope;
+    return rows.map((r) => ({
+      scope: r.scope,
+      ...(r.granter !== null && {
+        granter: { subject: r.granter, ...(r.roles !== null && { roles: JSON.parse(r.roles) as Role[] }), removed: r.disabled_at !== null },
+      }),
+      ...(r.owner !== null && { taskOwner: r.owner }),
+    }));
   }
 
   /** Remembered approvals, newest first; `taskId` narrows to that task's own `task` grants. */

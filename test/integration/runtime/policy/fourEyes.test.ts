@@ -158,3 +158,43 @@ describe.each(STORE_KINDS)('four eyes for payments (%s store)', (kind) => {
     expect(paid).toBe(1);
   });
 });
+
+describe.each(STORE_KINDS)('remembered grants reach no further than their granter (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skipIf(absent !== undefined)(`needs ${kind}: ${absent}`, () => undefined);
+
+  it('Bob’s “always” holds for Alice’s tasks, not for his own under notOwner, and not once Bob is removed', async () => {
+    const prune = testTool({ name: 'logs.prune', risk: 'delete', run: async () => 'pruned' });
+    const planner = new ScriptedPlanner((turn) => (turn < 1 ? { tool: 'logs.prune', args: { key: 'old' } } : 'done'));
+    h = await openStoreTestRuntime(kind, {
+      tools: [prune],
+      plans: withScriptedGoals(planner),
+      config: { policy: { approvals: { delete: { approvers: 1, notOwner: true } } } },
+    });
+    const bobOperator = { ...bob, roles: ['operator', 'approver'] as Role[] };
+    for (const p of [alice, bobOperator, admin]) await h.rt.store.people.signedIn(p, new Date().toISOString());
+    const ctxOf = (caller: Caller): CallContext => ({ scopes: scopesOfRoles(caller.roles), clientId: caller.name, caller });
+    const call = async <T>(caller: Caller, method: MethodName, params: unknown): Promise<T> => {
+      const response = await h!.rt.dispatcher.dispatch({ id: 1, method, params }, ctxOf(caller));
+      if ('error' in response) throw Object.assign(new Error(response.error.message), response.error);
+      return response.result as T;
+    };
+    /** Runs a task of `owner` to its first stop: 'asked' when the delete waits for someone. */
+    const runFor = async (owner: Caller) => {
+      const task = await call<Task>(owner, 'tasks.create', { goal: 'prune the logs', start: false });
+      const ran = await h!.rt.engine.run(task.id, { detachOnApproval: true });
+      return { task, asked: ran.state === 'waiting_approval' };
+    };
+
+    const first = await runFor(alice);
+    expect(first.asked).toBe(true);
+    const [approval] = await h.rt.approvals.list({ taskId: first.task.id, status: 'pending' });
+    await call(bobOperator, 'approvals.decide', { approvalId: approval!.id, decision: 'approve', remember: 'always' });
+    expect((await h.rt.engine.run(first.task.id)).state).toBe('succeeded');
+
+    expect((await runFor(alice)).asked, 'Bob’s grant covers Alice’s next task').toBe(false);
+    expect((await runFor(bobOperator)).asked, 'but not Bob’s own: he may not approve his own deletes').toBe(true);
+    await call(admin, 'people.update', { subject: bob.subject, disabled: true });
+    expect((await runFor(alice)).asked, 'removed, Bob’s grant holds no more').toBe(true);
+  });
+});

@@ -20,9 +20,10 @@ class MemoryGrants implements GrantLookup {
     this.grants.set(key, remember);
   }
 
-  findGrant(query: GrantQuery): Promise<GrantScope | undefined> {
+  findGrant(query: GrantQuery): Promise<{ scope: GrantScope }[]> {
     this.queries.push(query);
-    return Promise.resolve(this.grants.get(taskKey(query)) ?? this.grants.get(alwaysKey(query)));
+    const scope = this.grants.get(taskKey(query)) ?? this.grants.get(alwaysKey(query));
+    return Promise.resolve(scope ? [{ scope }] : []);
   }
 }
 const taskKey = (q: GrantQuery) => `task\0${q.taskId}\0${q.tool}\0${q.subject}`;

@@ -8,7 +8,7 @@ const logDelete = classification(['delete'], { subject: 'logs/app.log' });
 
 function gate(rules: { deny?: readonly string[]; ask?: readonly string[]; allow?: readonly string[] }, grant?: GrantScope) {
   const config = PolicyConfigSchema.parse({ rules: { deny: [], ask: [], allow: [], ...rules } });
-  return new PolicyGate(config, { findGrant: () => Promise.resolve(grant) });
+  return new PolicyGate(config, { findGrant: () => Promise.resolve(grant ? [{ scope: grant }] : []) });
 }
 const decide = (g: PolicyGate) => g.decide({ taskId: 't1', tool: 'fs.delete', classification: logDelete });
 
@@ -30,7 +30,7 @@ describe('rule and grant reasons as codes', () => {
   it("an agent's allowlist refusal names the agent, the tool and what it may use", async () => {
     const g = new PolicyGate(
       PolicyConfigSchema.parse({}),
-      { findGrant: () => Promise.resolve(undefined) },
+      { findGrant: () => Promise.resolve([]) },
       {
         agent: () => Promise.resolve({ name: 'reader', tools: ['fs.read'] }),
         task: () => Promise.resolve({ agent: 'reader' }),

@@ -13,7 +13,7 @@ function lookup(tasks: Record<string, TaskPolicyOptions>, agents: AgentPolicy[])
   };
 }
 
-const noGrants = { findGrant: () => Promise.resolve(undefined) };
+const noGrants = { findGrant: () => Promise.resolve([]) };
 const write = classification(['write']);
 const del = classification(['delete'], { subject: 'logs/old.log' });
 
