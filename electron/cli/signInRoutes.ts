@@ -10,9 +10,9 @@ type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
  * The gateway's sign-in routes when `auth.oidc` is configured (none otherwise): people are
  * recorded in the store and get session tokens acting as them within their roles.
  */
-export function signInRoutes(rt: Pick<ProductRuntime, 'config' | 'store' | 'tokens' | 'secrets' | 'clock'>): Route | undefined {
+export function signInRoutes(rt: Pick<ProductRuntime, 'config' | 'store' | 'tokens' | 'secrets' | 'clock'>): Route {
   const oidc = rt.config.startup.auth.oidc;
-  if (!oidc) return undefined;
+  if (!oidc) return noSignIn;
   const secretName = oidc.clientSecretName;
   const clientSecret = secretName === undefined ? undefined : rt.secrets?.get(secretName);
   if (secretName !== undefined && clientSecret === undefined) {
@@ -38,6 +38,13 @@ export function signInRoutes(rt: Pick<ProductRuntime, 'config' | 'store' | 'toke
     clientSecret,
   );
 }
+
+/** Without `auth.oidc`, `/auth/config` still answers (nobody signs in), so the web UI asks without a 404. */
+const noSignIn: Route = async (req, res) => {
+  if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/auth/config') return false;
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ signIn: false }));
+  return true;
+};
 
 /** Tries `first`, then `rest` when it did not take the request. */
 export function withRoute(first: Route | undefined, rest: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) {

@@ -80,7 +80,9 @@ async function gatewaySignIn(gateway: string): Promise<GatewaySignIn> {
   });
   if (response.status === 404) throw new AgentDeskError('not_found', `the gateway ${gateway} signs nobody in (no auth.oidc in its config)`);
   if (!response.ok) throw new AgentDeskError('unavailable', `the gateway ${gateway} answered ${response.status} for its sign-in settings`);
-  return (await response.json()) as GatewaySignIn;
+  const config = (await response.json()) as GatewaySignIn & { signIn?: boolean };
+  if (!config.signIn) throw new AgentDeskError('not_found', `the gateway ${gateway} signs nobody in (no auth.oidc in its config)`);
+  return config;
 }
 
 async function exchange(gateway: string, idToken: string): Promise<{ token: string; subject: string; name: string; roles: string[] }> {

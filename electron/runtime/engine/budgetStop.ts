@@ -44,8 +44,15 @@ function amountText(metric: BudgetMetric, n: number): ServerText {
   return { code: `amount.${metric}`, params: { n: value } };
 }
 
-/** The task's own budget, first exhausted metric: steps, tokens, dollars, then wall time. */
-export function taskBudgetStop(budget: Budget, usage: Usage): BudgetStop | undefined {
+/** What a model call spends: checked before planning, when no step is about to run yet. */
+export const SPEND_METRICS: readonly BudgetMetric[] = ['tokens', 'usd'];
+
+/**
+ * The task's own budget, first exhausted metric: steps, tokens, dollars, then wall time — of
+ * `metrics` only (before planning, the spend ones: a task whose last step used its last step of
+ * budget has nothing left to run and finishes).
+ */
+export function taskBudgetStop(budget: Budget, usage: Usage, metrics?: readonly BudgetMetric[]): BudgetStop | undefined {
   const tokens = usage.tokensIn + usage.tokensOut;
   const checks: [BudgetMetric, number, number][] = [
     ['steps', usage.steps, budget.maxSteps],
@@ -53,7 +60,7 @@ export function taskBudgetStop(budget: Budget, usage: Usage): BudgetStop | undef
     ['usd', usage.costUsd, budget.maxCostUsd],
     ['wallMs', Math.round(usage.wallMs), budget.maxWallMs],
   ];
-  const over = checks.find(([, spent, cap]) => spent >= cap);
+  const over = checks.find(([metric, spent, cap]) => (!metrics || metrics.includes(metric)) && spent >= cap);
   if (!over) return undefined;
   const [metric, spent, cap] = over;
   return limitStop({ limit: 'task', metric, spent, cap, raiseBy: suggestedRaise(metric, cap) });

@@ -5,7 +5,7 @@ import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision } from '../planning/planner.js';
-import { loopStop, taskBudgetStop, type BudgetStop } from './budgetStop.js';
+import { loopStop, SPEND_METRICS, taskBudgetStop, type BudgetStop } from './budgetStop.js';
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { refusedClaim } from './leaseRefusal.js';
@@ -391,7 +391,7 @@ export class TaskRun {
    */
   private async limitReached(): Promise<BudgetStop | undefined> {
     const usage = this.usageNow();
-    const own = taskBudgetStop(this.task.budget, usage);
+    const own = taskBudgetStop(this.task.budget, usage, SPEND_METRICS);
     if (own) return own;
     const guard = this.deps.spend;
     if (!guard?.active || (this.task.plan.kind !== 'goal' && usage.modelCalls === 0)) return undefined;

@@ -7,6 +7,7 @@ import { formatCost, serverTextParts, translate } from '../../i18n/index.js';
 import { ENDED_STATES } from '../../stores/contractValues.js';
 import { taskCounters } from '../../stores/taskCounters.js';
 import { useApp, useServerText, useT } from '../useApp.js';
+import { BudgetQuestion, waitsForBudget } from './BudgetQuestion.js';
 import { Conversation } from './Conversation.js';
 import { finalAnswer } from './conversation.js';
 import { LiveScreen } from './LiveScreen.js';
@@ -69,7 +70,8 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
       <SkillsInUse taskId={task.id} skillReads={steps.filter((s) => s.tool === 'skills.read' && s.status === 'completed').length} />
       <Conversation task={task} events={events} steps={steps} approvals={approvals} />
       {waitsForCheckReview(task) && <ReviewChecks task={task} />}
-      {task.state === 'waiting_user' && !waitsForCheckReview(task) && <QuestionForm task={task} />}
+      {waitsForBudget(task) && <BudgetQuestion task={task} />}
+      {task.state === 'waiting_user' && !waitsForCheckReview(task) && !waitsForBudget(task) && <QuestionForm task={task} />}
       {answer && (
         <div className="bubble bubble-model final-answer">
           <h2>{t('detail.answer')}</h2>
