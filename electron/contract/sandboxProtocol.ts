@@ -19,6 +19,77 @@ export const KeyNameSchema = z
 
 const path = z.string().min(1).max(4_096);
 
+/** A rectangle in screen pixels. */
+export const ScreenBoxSchema = z
+  .object({ x: z.number().int(), y: z.number().int(), width: z.number().int().min(0), height: z.number().int().min(0) })
+  .strict();
+/** A rectangle in screen pixels. */
+export type ScreenBox = z.infer<typeof ScreenBoxSchema>;
+
+/** A region of the screen to read (inside the screen, non-empty). */
+export const ScreenRegionSchema = z
+  .object({ x: Coord, y: Coord, width: z.number().int().min(1).max(16_384), height: z.number().int().min(1).max(16_384) })
+  .strict();
+
+/** One accessible object on screen (AT-SPI): what assistive technology knows of a control. */
+export const A11yNodeSchema = z.object({
+  /** Stable while the object lives: its bus name and object path. */
+  id: z.string(),
+  parent: z.string().optional(),
+  /** The application's name (e.g. "Chromium", "yad"). */
+  app: z.string(),
+  /** AT-SPI role name: "button", "entry", "link", "check box", "frame", … */
+  role: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  /** AT-SPI state nicks: "enabled", "sensitive", "focused", "checked", "active", … */
+  states: z.array(z.string()),
+  bounds: ScreenBoxSchema,
+  /** The text of an editable field. */
+  value: z.string().optional(),
+});
+/** One accessible object on screen. */
+export type A11yNode = z.infer<typeof A11yNodeSchema>;
+
+/** The accessibility tree of the showing objects, or why there is none. */
+export const A11yTreeSchema = z.object({
+  available: z.boolean(),
+  reason: z.string().optional(),
+  /** Applications registered on the accessibility bus. */
+  applications: z.number().int(),
+  nodes: z.array(A11yNodeSchema),
+});
+/** The accessibility tree. */
+export type A11yTree = z.infer<typeof A11yTreeSchema>;
+
+/** One word Tesseract read, its box in screen pixels and confidence (0–100). */
+export const OcrWordSchema = z.object({ text: z.string(), confidence: z.number(), box: ScreenBoxSchema });
+/** One word read. */
+export type OcrWord = z.infer<typeof OcrWordSchema>;
+/** One line of words (Tesseract's layout), its text joined as written (no spaces between CJK). */
+export const OcrLineSchema = z.object({ text: z.string(), box: ScreenBoxSchema, words: z.array(OcrWordSchema) });
+/** One line read. */
+export type OcrLine = z.infer<typeof OcrLineSchema>;
+
+/** The languages OCR reads. */
+export const OcrLanguageSchema = z.enum(['eng', 'chi_sim']);
+
+/** What the desktop looks like at one moment, to tell whether an action changed anything. */
+export const DesktopObservationSchema = z.object({
+  /** The X window with the input focus. */
+  window: z.object({ id: z.string(), title: z.string() }).nullable(),
+  /** Accessible objects that have the focus (an application each). */
+  focus: z.array(A11yNodeSchema),
+  /** The accessible object asked about (`node`), as it is now; null when it is gone. */
+  node: A11yNodeSchema.nullable().optional(),
+  /** SHA-1 of the pixels of `region`. */
+  regionDigest: z.string().optional(),
+  /** SHA-1 of the whole screen's pixels. */
+  screenDigest: z.string(),
+});
+/** One observation of the desktop. */
+export type DesktopObservation = z.infer<typeof DesktopObservationSchema>;
+
 /** Every sandboxd method: params and result schemas. */
 export const SandboxdMethods = {
   health: {
@@ -127,6 +198,26 @@ export const SandboxdMethods = {
         }),
       ),
     }),
+  },
+  'a11y.tree': {
+    /** The showing accessible objects of every application, bounds in screen pixels. */
+    params: z.object({ values: z.boolean().default(true) }).strict(),
+    result: A11yTreeSchema,
+  },
+  'ocr.read': {
+    /** Words and lines Tesseract reads on the whole screen or one region. */
+    params: z
+      .object({
+        region: ScreenRegionSchema.optional(),
+        languages: z.array(OcrLanguageSchema).min(1).max(2).default(['eng', 'chi_sim']),
+      })
+      .strict(),
+    result: z.object({ region: ScreenBoxSchema, words: z.array(OcrWordSchema), lines: z.array(OcrLineSchema), ms: z.number() }),
+  },
+  'desktop.observe': {
+    /** The focus, the active window, one accessible object and the pixels of a region, now. */
+    params: z.object({ region: ScreenRegionSchema.optional(), node: z.string().max(512).optional() }).strict(),
+    result: DesktopObservationSchema,
   },
   'exec.run': {
     params: z

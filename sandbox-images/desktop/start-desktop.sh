@@ -2,6 +2,9 @@
 # PID 1's child (docker --init reaps): the X server and window manager for one sandbox.
 # Runs as the non-root user with a read-only root; only /tmp and $HOME are writable.
 set -eu
+# The session bus first: sandboxd's accessibility reader and every app it starts find it there.
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork --nopidfile >/tmp/dbus.log 2>&1 &
 # sandboxd loads its modules while X starts; the host reaches it with `docker exec … socat`.
 node /opt/sandboxd/dist/sandbox-images/desktop/sandboxd/src/main.js --listen /tmp/sandboxd.sock 2>/tmp/sandboxd.log &
 Xvfb "$DISPLAY" -screen 0 "${SCREEN}x24" -nolisten tcp -ac +extension XTEST -ardelay 60000 >/tmp/xvfb.log 2>&1 &
@@ -10,5 +13,12 @@ for _ in $(seq 1 100); do
   sleep 0.02
 done
 openbox >/tmp/openbox.log 2>&1 &
+# The accessibility bus (Chromium and GTK apps publish their trees on it; a11y.tree reads them).
+/usr/libexec/at-spi-bus-launcher --launch-immediately >/tmp/atspi.log 2>&1 &
+# Ready only once it answers: Chromium decides at launch whether to publish its tree.
+for _ in $(seq 1 100); do
+  dbus-send --session --dest=org.a11y.Bus --print-reply /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1 && break
+  sleep 0.02
+done
 touch /tmp/desktop-ready
 wait

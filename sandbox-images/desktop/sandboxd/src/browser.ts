@@ -17,6 +17,8 @@ const ARGS = [
   '--window-position=0,0',
   '--start-maximized',
   '--test-type',
+  // Builds the page's accessibility tree and exposes it on AT-SPI (a11y.tree reads it).
+  '--force-renderer-accessibility',
   // On the egress network the runtime's allowlisting proxy is the only way out; loopback too, so
   // an allowlisted `127.0.0.1:<port>` is the host's service the proxy reaches (the desktop has none).
   ...(process.env.https_proxy ? [`--proxy-server=${process.env.https_proxy}`, '--proxy-bypass-list=<-loopback>'] : []),

@@ -5,14 +5,15 @@ import type { SandboxdParams, SandboxdResult } from '../../../../electron/contra
 
 const { screen } = nut;
 
-interface RawFrame {
+export interface RawFrame {
   width: number;
   height: number;
   /** RGBA pixels. */
   data: Buffer;
 }
 
-async function grab(): Promise<RawFrame> {
+/** The screen's pixels now (RGBA). */
+export async function grab(): Promise<RawFrame> {
   const image = await (await screen.grab()).toRGB();
   return { width: image.width, height: image.height, data: image.data };
 }

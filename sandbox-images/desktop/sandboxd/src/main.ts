@@ -7,11 +7,14 @@ import {
   type SandboxdMethod,
   type SandboxdResponse,
 } from '../../../../electron/contract/sandboxProtocol.js';
+import { readTree } from './a11y.js';
 import { browserOpen, browserState, browserTargets, closeBrowser, openUrl } from './browser.js';
 import { capture, screenSize, waitStable } from './capture.js';
 import { runCommand } from './exec.js';
 import { SandboxdFailure } from './failure.js';
 import { readHomeFile, statHomeFile, writeHomeFile } from './files.js';
+import { observe } from './observe.js';
+import { readText } from './ocr.js';
 import { click, drag, moveTo, position, press, scroll, typeText } from './input.js';
 
 // stdout carries protocol lines only: anything a library prints goes to stderr.
@@ -45,6 +48,9 @@ const handlers: Record<SandboxdMethod, Handler> = {
   'browser.state': browserState,
   'browser.close': closeBrowser,
   'browser.targets': browserTargets,
+  'a11y.tree': readTree,
+  'ocr.read': readText,
+  'desktop.observe': observe,
   'exec.run': runCommand,
   'files.read': readHomeFile,
   'files.write': writeHomeFile,
