@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KeyNameSchema } from './sandboxProtocol.js';
+import { KeyNameSchema, ScreenBoxSchema } from './sandboxProtocol.js';
 
 // One computer action space for every model family: Anthropic's computer-use tool, OpenAI's
 // computer-use tool and UI-TARS-style action strings all normalize into it. Coordinates are in
@@ -14,6 +14,52 @@ export const ZoomRegionSchema = z
 /** A point in model space. */
 export const ModelPointSchema = z.object({ x: Coord, y: Coord }).strict();
 
+/**
+ * An element to act on instead of (or beside) a coordinate: `{role, name}` as the accessibility
+ * tree names it, or `{text}` as the screen shows it. Resolved by the accessibility tree first,
+ * OCR second, the coordinate last; none or several matches is an error naming the candidates.
+ */
+export const ElementTargetSchema = z
+  .object({
+    role: z.string().trim().min(1).max(64).optional().describe('accessibility role: button, link, entry, check box, menu item…'),
+    name: z.string().trim().min(1).max(200).optional().describe('the element\'s accessible name, e.g. "Save note"'),
+    text: z.string().trim().min(1).max(200).optional().describe('text shown on screen, e.g. "保存" (read by OCR where no tree has it)'),
+  })
+  .strict()
+  .refine(
+    (t) => t.name !== undefined || t.text !== undefined,
+    'a target names its element: {"role": "button", "name": "Save note"} or {"text": "保存"}',
+  );
+/** An element to act on. */
+export type ElementTarget = z.infer<typeof ElementTargetSchema>;
+
+/** Which part of the desktop found an element. */
+export const TargetResolverSchema = z.enum(['accessibility', 'ocr', 'coordinate']);
+/** Which part found an element. */
+export type TargetResolver = z.infer<typeof TargetResolverSchema>;
+
+/** An element as resolved on the screen: who found it, its box and the point acted on (screen pixels). */
+export const ResolvedTargetSchema = z.object({
+  resolver: TargetResolverSchema,
+  box: ScreenBoxSchema,
+  point: z.object({ x: z.number().int(), y: z.number().int() }),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  /** The text OCR read there. */
+  text: z.string().optional(),
+  /** The application that showed it (accessibility tree). */
+  app: z.string().optional(),
+  /** States the tree gave it ("enabled", "focused", …). */
+  states: z.array(z.string()).optional(),
+});
+/** An element as resolved. */
+export type ResolvedTarget = z.infer<typeof ResolvedTargetSchema>;
+
+/** What changed on the desktop after an action. */
+export const ActionChangeSchema = z.enum(['focus', 'window', 'element', 'pixels', 'screen']);
+/** What changed after an action. */
+export type ActionChange = z.infer<typeof ActionChangeSchema>;
+
 /** A computer action's name. */
 export type ComputerActionName = ComputerAction['action'];
 
@@ -25,12 +71,16 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
   z
     .object({
       action: z.literal('click'),
-      x: Coord,
-      y: Coord,
+      /** The coordinate: alone, or the last resort when a target is named. */
+      x: Coord.optional(),
+      y: Coord.optional(),
+      target: ElementTargetSchema.optional(),
       button: z.enum(['left', 'right', 'middle']).default('left'),
       count: z.number().int().min(1).max(3).default(1),
     })
-    .strict(),
+    .strict()
+    .refine((a) => (a.x === undefined) === (a.y === undefined), 'a click gives both x and y, or neither')
+    .refine((a) => a.x !== undefined || a.target !== undefined, 'a click needs x and y, or a target'),
   z.object({ action: z.literal('drag'), path: z.array(ModelPointSchema).min(2).max(100) }).strict(),
   z
     .object({
@@ -67,6 +117,9 @@ export const ComputerToolInputSchema = z
     action: z.enum(COMPUTER_ACTION_NAMES as [ComputerActionName, ...ComputerActionName[]]),
     x: Coord.optional().describe('click, move, scroll: x in screenshot pixels'),
     y: Coord.optional().describe('click, move, scroll: y in screenshot pixels'),
+    target: ElementTargetSchema.optional().describe(
+      'click: the element to click, {"role": "button", "name": "Save note"} or {"text": "保存"}, instead of or beside x/y',
+    ),
     button: z.enum(['left', 'right', 'middle']).optional().describe('click: mouse button (left)'),
     count: z.number().int().min(1).max(3).optional().describe('click: 2 = double click (1)'),
     path: z.array(ModelPointSchema).min(2).max(100).optional().describe('drag: the points to drag through'),
@@ -88,6 +141,10 @@ export const ComputerActionResultSchema = z.object({
   /** The screen point the action hit (for the trace). */
   screenPoint: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
   settled: z.boolean().optional(),
+  /** The element the action acted on: which resolver found it and its box. */
+  target: ResolvedTargetSchema.optional(),
+  /** What the action changed (a click or keystroke that changed nothing is a `no_effect` error instead). */
+  changed: z.array(ActionChangeSchema).optional(),
   /** The screen as the model sees it (model-space size), sent back to the model as an image. */
   screenshot: z
     .object({

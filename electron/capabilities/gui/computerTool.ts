@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
-import type { ComputerAction, ComputerActionResult, RiskClass } from '../../contract/index.js';
+import type { ComputerAction, ComputerActionResult, ElementTarget, RiskClass } from '../../contract/index.js';
 import { ComputerToolInputSchema } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
 import { ToolError, type CallClassification, type Tool } from '../../runtime/tools/types.js';
@@ -8,6 +8,10 @@ import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import { pointOf, safeToScreen } from './actionPoint.js';
 import { runGatedAction } from './gatedAction.js';
+import { resolveTarget, type Resolution } from './targetResolver.js';
+import { verifiedAction } from './verifiedAction.js';
+import { classifyClickTarget } from '../../runtime/gui/riskyClick.js';
+import { wantedLabel } from '../../runtime/gui/targetMatch.js';
 import type { TaskDesktops } from './taskDesktops.js';
 import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 
@@ -18,9 +22,27 @@ export function dockerConfigured(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
 }
 
+/** A click on a named element: its words decide the risk, the approval names it ("click button 'Place order'"). */
+function classifyTargetClick(target: ElementTarget, session: DesktopSession | undefined): CallClassification {
+  const label = wantedLabel(target);
+  const role = target.role ?? 'element';
+  const risky = classifyClickTarget({ text: label, role });
+  const shown = session?.targetNamed(label);
+  const summary = `click ${role} '${label.slice(0, 80)}'${risky ? ` — "${risky.matched}" looks like a payment` : ''}`;
+  return {
+    risks: risky ? ['payment'] : ['write'],
+    subject: label.slice(0, 200),
+    readOnly: false,
+    idempotent: false,
+    insideWorkspace: true,
+    preview: { summary, ...(shown?.markedScreenshot ? { screenshot: shown.markedScreenshot } : {}) },
+  };
+}
+
 function classifyAction(args: ComputerAction, session: DesktopSession | undefined): CallClassification {
   if (READ_ONLY.has(args.action))
     return { risks: ['read'], subject: '', readOnly: true, idempotent: true, insideWorkspace: true, preview: { summary: args.action } };
+  if (args.action === 'click' && args.target) return classifyTargetClick(args.target, session);
   const point = pointOf(args);
   const screen = point && session ? safeToScreen(session, point) : undefined;
   const hit = screen && session ? session.targetAt(screen) : undefined;
@@ -90,6 +112,7 @@ export async function performAction(
   a: ComputerAction,
   onFrame: FrameSink,
   report = false,
+  resolution?: Resolution,
 ): Promise<ComputerActionResult> {
   const { sandbox, space } = session;
   const toScreen = (p: Point): Point => space.toScreen(p);
@@ -110,9 +133,12 @@ export async function performAction(
     case 'move':
       await sandbox.call('mouse.move', toScreen(a));
       break;
-    case 'click':
-      await sandbox.call('mouse.click', { ...toScreen(a), button: a.button, count: a.count });
+    case 'click': {
+      const at = resolution?.target.point ?? (a.x !== undefined && a.y !== undefined ? toScreen({ x: a.x, y: a.y }) : undefined);
+      if (!at) throw new ToolError('a click needs x and y, or a target that was found', false, 'invalid_input');
+      await sandbox.call('mouse.click', { ...at, button: a.button, count: a.count });
       break;
+    }
     case 'drag': {
       const points = a.path.map(toScreen);
       for (let i = 1; i < points.length; i++) await sandbox.call('mouse.drag', { from: points[i - 1]!, to: points[i]! });
@@ -133,11 +159,13 @@ export async function performAction(
   onFrame(session, frame.data, 'jpeg', frame.width, frame.height);
   const cursor = await sandbox.call('mouse.position', {});
   const point = pointOf(a);
+  const screenPoint = resolution?.target.point ?? (point ? toScreen(point) : undefined);
   return {
     action: a.action,
     cursor: space.toModel(cursor),
     settled,
-    ...(point ? { screenPoint: toScreen(point) } : {}),
+    ...(screenPoint ? { screenPoint } : {}),
+    ...(resolution && { target: resolution.target }),
     ...(report && { screenshot: await modelScreenshot(session) }),
   };
 }
@@ -174,8 +202,17 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
-      const act = () => performAction(session, args, onFrame, true);
-      return abortable(READ_ONLY.has(args.action) ? act() : runGatedAction(session, args, ctx.approved, act), ctx.signal);
+      if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true), ctx.signal);
+      // A named element is found on the screen as it is now (an approved click too: the element, not the old point).
+      const point = pointOf(args);
+      const at = point ? safeToScreen(session, point) : undefined;
+      const resolution =
+        args.action === 'click' && args.target ? await abortable(resolveTarget(session.sandbox, args.target, at), ctx.signal) : undefined;
+      const act = () =>
+        verifiedAction(session, args, resolution, resolution?.target.point ?? at, () =>
+          performAction(session, args, onFrame, true, resolution),
+        );
+      return abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);
     },
   };
 }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { SandboxdResult } from '../../contract/index.js';
 import { CoordinateSpace, type Point } from '../../runtime/gui/coordinates.js';
 import { classifyClickTarget, type RiskyClick } from '../../runtime/gui/riskyClick.js';
+import { labelKey } from '../../runtime/gui/targetMatch.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
 import type { SandboxEffects } from '../sandbox/egressSources.js';
 
@@ -41,6 +42,12 @@ export class DesktopSession {
   targetAt(p: Point): TargetHit | undefined {
     const hits = this.targets.filter(({ target: { rect: r } }) => p.x >= r.x && p.x < r.x + r.width && p.y >= r.y && p.y < r.y + r.height);
     return hits.sort((a, b) => a.target.rect.width * a.target.rect.height - b.target.rect.width * b.target.rect.height)[0];
+  }
+
+  /** The page's target whose text is `label` (normalized), when exactly one is. */
+  targetNamed(label: string): TargetHit | undefined {
+    const hits = this.targets.filter((h) => labelKey(h.target.text) === labelKey(label));
+    return hits.length === 1 ? hits[0] : undefined;
   }
 
   /** Re-reads the page's click targets; risky ones get a marked screenshot for the approval. */

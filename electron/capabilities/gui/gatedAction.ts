@@ -1,4 +1,4 @@
-import type { ComputerAction, ComputerActionResult, HeldEffect } from '../../contract/index.js';
+import type { ComputerAction, ComputerActionResult, HeldEffect, ResolvedTarget } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
 import { describeEffects, EffectHeldError, type ApprovedCall } from '../../runtime/policy/effects/heldEffects.js';
 import { pointOf, safeToScreen } from './actionPoint.js';
@@ -19,11 +19,12 @@ export async function runGatedAction(
   action: ComputerAction,
   approved: ApprovedCall | undefined,
   act: () => Promise<ComputerActionResult>,
+  resolved?: ResolvedTarget,
 ): Promise<ComputerActionResult> {
   const egress = session.egress;
   if (!egress) return act(); // network `none`: nothing can leave the desktop
   const point = pointOf(action);
-  const screenPoint = point && safeToScreen(session, point);
+  const screenPoint = resolved?.point ?? (point && safeToScreen(session, point));
   const target = screenPoint && session.targetAt(screenPoint);
   const page = session.pageUrl;
   egress.open(approved, originOf(page));
@@ -35,7 +36,13 @@ export async function runGatedAction(
   }
   const held = await egress.close();
   if (held.length > 0)
-    throw await heldError(session, held, describeAction(action, target?.target.text, page), screenPoint, target?.target.rect);
+    throw await heldError(
+      session,
+      held,
+      describeAction(action, resolved, target?.target.text, page),
+      screenPoint,
+      resolved?.box ?? target?.target.rect,
+    );
   if ('error' in outcome) throw outcome.error;
   return outcome.result;
 }
@@ -70,8 +77,18 @@ async function markedScreen(
   return mark ? markTarget(shot.data, shot.screenWidth, shot.screenHeight, mark) : shot.data;
 }
 
-function describeAction(action: ComputerAction, targetText: string | undefined, page: string | undefined): string {
-  const on = targetText ? ` on "${targetText.slice(0, 80)}"` : '';
+function describeAction(
+  action: ComputerAction,
+  resolved: ResolvedTarget | undefined,
+  targetText: string | undefined,
+  page: string | undefined,
+): string {
+  const named = resolved?.role
+    ? `${resolved.role} '${(resolved.name ?? '').slice(0, 80)}'`
+    : resolved?.text
+      ? `'${resolved.text.slice(0, 80)}'`
+      : undefined;
+  const on = named ? ` ${named}` : targetText ? ` on "${targetText.slice(0, 80)}"` : '';
   return `computer ${action.action}${on}${page ? ` (page ${page})` : ''}`;
 }
 

@@ -17,7 +17,8 @@ export function toAnthropicAction(a: ComputerAction): Native {
       return { action: 'mouse_move', coordinate: [a.x, a.y] };
     case 'click': {
       const kind = a.count === 3 ? 'triple_click' : a.count === 2 ? 'double_click' : ANTHROPIC_CLICKS[a.button]!;
-      return { action: kind, coordinate: [a.x, a.y] };
+      // A click on a named element: no coordinate, Anthropic's "click where the pointer is" (where it clicked).
+      return a.x === undefined || a.y === undefined ? { action: kind } : { action: kind, coordinate: [a.x, a.y] };
     }
     case 'drag': {
       const [start, end] = [a.path[0]!, a.path.at(-1)!];
@@ -55,8 +56,10 @@ export function toOpenAIAction(a: ComputerAction): Native {
       return { type: 'screenshot' };
     case 'move':
       return { type: 'move', x: a.x, y: a.y };
-    case 'click':
-      return a.count >= 2 ? { type: 'double_click', x: a.x, y: a.y } : { type: 'click', x: a.x, y: a.y, button: a.button };
+    case 'click': {
+      const [x, y] = [a.x ?? 0, a.y ?? 0]; // a click on a named element: OpenAI's history only holds points
+      return a.count >= 2 ? { type: 'double_click', x, y } : { type: 'click', x, y, button: a.button };
+    }
     case 'drag':
       return { type: 'drag', path: a.path.map(({ x, y }) => ({ x, y })) };
     case 'scroll':

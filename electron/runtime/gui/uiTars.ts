@@ -65,7 +65,9 @@ const scale = (v: number, extent: number): number => Math.min(extent - 1, Math.m
 
 function scaleFromNormalized(a: ComputerAction, size: Size): ComputerAction {
   const point = <P extends { x: number; y: number }>(p: P): P => ({ ...p, x: scale(p.x, size.width), y: scale(p.y, size.height) });
-  if (a.action === 'click' || a.action === 'move' || a.action === 'scroll') return point(a);
+  if (a.action === 'move' || a.action === 'scroll') return point(a);
+  if (a.action === 'click')
+    return a.x === undefined || a.y === undefined ? a : { ...a, x: scale(a.x, size.width), y: scale(a.y, size.height) };
   if (a.action === 'drag') return { ...a, path: a.path.map(point) };
   return a;
 }
@@ -78,7 +80,8 @@ const quoted = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g,
 export function toUiTarsAction(a: ComputerAction, size: Size): string {
   switch (a.action) {
     case 'click':
-      return `${a.button === 'right' ? 'right_single' : a.count >= 2 ? 'left_double' : 'click'}(start_box=${box(a.x, a.y, size)})`;
+      // A click on a named element has no coordinate of its own: UI-TARS only ever writes points.
+      return `${a.button === 'right' ? 'right_single' : a.count >= 2 ? 'left_double' : 'click'}(start_box=${box(a.x ?? 0, a.y ?? 0, size)})`;
     case 'move':
       return `click(start_box=${box(a.x, a.y, size)})`;
     case 'drag':
