@@ -47,6 +47,36 @@ export const McpOAuthRedirectUriSchema = z
   );
 
 /**
+ * The enterprise identity provider of cross-app access (SEP-990): the person's ID token is
+ * exchanged there (RFC 8693) for an ID-JAG naming the MCP server's authorization server.
+ */
+export const McpIdentityProviderSchema = z
+  .object({
+    /** The IdP's issuer (the person signs in there); http only on a loopback address. */
+    issuer: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (u) => u.startsWith('https:') || /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])[:/]/.test(u),
+        'http only on a loopback address',
+      )
+      .describe('The identity provider’s issuer URL (https; http only on loopback).'),
+    /** Its token endpoint; default: from the issuer's metadata. */
+    tokenEndpoint: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('The IdP’s token endpoint (default: from its metadata).'),
+    /** Agent Desk's client at the IdP: the one the person's ID token is issued to, which asks for ID-JAGs. */
+    clientId: z.string().min(1).max(500).describe('Agent Desk’s client at the identity provider (the ID token’s audience).'),
+    /** Name of the stored secret of that client, when it is confidential. */
+    clientSecretSecret: SecretNameSchema.optional().describe('Name of the stored secret of that client, when it is confidential.'),
+    /** Scopes asked for when `agent-desk mcp login` signs the person in at the IdP. */
+    scopes: z.array(z.string().min(1)).default(['openid']).describe('Scopes of the person’s sign-in at the IdP (default openid).'),
+  })
+  .strict();
+/** An identity provider of cross-app access. */
+export type McpIdentityProvider = z.infer<typeof McpIdentityProviderSchema>;
+
+/**
  * OAuth for one HTTP server (all optional: a server that answers 401 gets the SDK's discovery and
  * dynamic registration with nothing configured). Secrets are named, never written here.
  */
@@ -55,11 +85,19 @@ export const McpOAuthSchema = z
     /**
      * `authorization_code` (default): a person consents in the browser (PKCE). `client_credentials`:
      * no person, the pre-registered client's own credentials buy the token (servers, CI).
+     * `cross_app_access`: the signed-in person's ID token, exchanged at `identityProvider` for an
+     * ID-JAG, buys a token for that person (jwt-bearer grant, RFC 7523) with no consent page.
      */
     grant: z
-      .enum(['authorization_code', 'client_credentials'])
+      .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
       .default('authorization_code')
-      .describe('authorization_code: a person consents in the browser (PKCE); client_credentials: a confidential client with no person.'),
+      .describe(
+        'authorization_code: a person consents in the browser (PKCE); client_credentials: a confidential client with no person; cross_app_access: the signed-in person’s ID token, exchanged at identityProvider for an ID-JAG (enterprise-managed, no consent page).',
+      ),
+    /** Where the person's ID token is exchanged for an ID-JAG (grant `cross_app_access` only). */
+    identityProvider: McpIdentityProviderSchema.optional().describe(
+      'The enterprise identity provider of grant cross_app_access: the person signs in there and their ID token is exchanged for an ID-JAG.',
+    ),
     /** A client registered beforehand with the authorization server (no dynamic registration then). */
     clientId: z.string().min(1).max(500).optional().describe('A client registered beforehand with the authorization server.'),
     /** Name of the stored secret holding that client's secret (`agent-desk secrets set <name>`); absent for a public client. */
@@ -100,6 +138,16 @@ export const McpOAuthSchema = z
       message:
         'the client_credentials grant needs clientId and clientSecretSecret or clientKeySecret (a pre-registered confidential client)',
       path: ['grant'],
+    },
+  )
+  .refine(
+    (o) =>
+      (o.grant === 'cross_app_access') === (o.identityProvider !== undefined) &&
+      (o.grant !== 'cross_app_access' || o.clientId !== undefined),
+    {
+      message:
+        'the cross_app_access grant needs identityProvider and clientId (the client pre-registered with the MCP server’s authorization server); identityProvider is for that grant only',
+      path: ['identityProvider'],
     },
   );
 /** OAuth settings of an HTTP server. */

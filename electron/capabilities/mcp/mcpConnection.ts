@@ -21,6 +21,7 @@ import { McpCallTimer } from './mcpCallTimer.js';
 import { catalogEntries, listCatalog, type McpCatalog } from './mcpCatalogTools.js';
 import { answerElicitation, type AskingCall } from './mcpElicitation.js';
 import type { CachedMcpTool } from './mcpConfigFile.js';
+import { McpCrossAppAccessError, type McpPersonIdentity } from './oauth/crossAppAccess.js';
 import { McpAuthRequiredError, type McpConsent } from './oauth/mcpAuthRequired.js';
 import { McpOAuthProvider } from './oauth/mcpOAuthProvider.js';
 
@@ -40,8 +41,11 @@ export interface McpConnectionOptions {
   onTools(server: string, tools: CachedMcpTool[]): void;
   /** Told on every state change (for logs and events). */
   onState?(server: string, state: McpServerState, reason: string | undefined): void;
-  /** OAuth for HTTP servers: tokens kept in `secrets`; `consent` shows the page (absent: headless, login by CLI). */
-  auth?: { secrets: SecretStore; consent?: McpConsent };
+  /**
+   * OAuth for HTTP servers: tokens kept in `secrets`; `consent` shows the page (absent: headless,
+   * login by CLI); `identity` is the person a cross-app access server is called for.
+   */
+  auth?: { secrets: SecretStore; consent?: McpConsent; identity?: McpPersonIdentity };
 }
 
 /** How a handshake ended: connected, or a consent page was opened and the browser is awaited. */
@@ -248,11 +252,13 @@ export class McpConnection {
       this.needsLogin = false;
       this.setState('connected', undefined);
       return done.client;
-    } catch (error) {
+    } catch (caught) {
+      const error = oauth ? oauth.explain(caught) : caught;
       this.needsLogin = error instanceof McpAuthRequiredError;
-      const reason = error instanceof McpAuthRequiredError ? error.message : `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
+      const typed = error instanceof McpAuthRequiredError || error instanceof McpCrossAppAccessError;
+      const reason = typed ? error.message : `connecting failed: ${messageOf(error)}${this.stderrHint()}`;
       this.lost(reason);
-      throw error instanceof McpAuthRequiredError ? error : new Error(reason);
+      throw typed ? error : new Error(reason);
     } finally {
       await oauth?.close();
     }
@@ -308,6 +314,7 @@ export class McpConnection {
       oauth: this.config.oauth,
       secrets: this.options.auth.secrets,
       ...(consent && { consent }),
+      ...(this.options.auth.identity && { identity: this.options.auth.identity }),
       clientVersion: this.options.clientVersion,
     });
   }

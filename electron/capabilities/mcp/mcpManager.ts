@@ -7,6 +7,7 @@ import { loadMcpConfig, loadToolCache, saveMcpConfig, saveToolCache, type Cached
 import { catalogRemoteName, catalogTool, type McpCatalog } from './mcpCatalogTools.js';
 import { McpConnection } from './mcpConnection.js';
 import { mcpTool } from './mcpTool.js';
+import { McpCrossAppAccessError, type McpPersonIdentity } from './oauth/crossAppAccess.js';
 import { McpAuthRequiredError, type McpConsent } from './oauth/mcpAuthRequired.js';
 import { McpOAuthStore } from './oauth/mcpOAuthStore.js';
 
@@ -21,6 +22,8 @@ export interface McpManagerOptions {
   secrets?: SecretStore;
   /** Shows a consent page (the desktop opens the browser); absent, a server needing one says to run `agent-desk mcp login`. */
   consent?: McpConsent;
+  /** The person cross-app access servers are called for (absent: such a server needs `agent-desk mcp login`). */
+  identity?: McpPersonIdentity;
   /** The runtime's registry: discoveries register and unregister `mcp__…` tools there (absent: the manager only lists). */
   registry?: ToolRegistry;
 }
@@ -115,8 +118,9 @@ export class McpManager {
    * Authorizes Agent Desk with an HTTP server through `consent` (its page printed or opened,
    * the browser coming back to a loopback listener): tokens land in the secret store and the
    * server is connected. Tokens still valid (or refreshable) need no page; `fresh` forgets them first.
+   * A cross-app access server needs no page: `identity` (the person signed in at its IdP) buys the token.
    */
-  async login(name: string, consent: McpConsent, fresh = false): Promise<McpServerStatus> {
+  async login(name: string, consent: McpConsent, fresh = false, identity?: McpPersonIdentity): Promise<McpServerStatus> {
     const config = loadMcpConfig(this.options.home).servers[name];
     if (!config) throw new AgentDeskError('not_found', `no MCP server named "${name}" in mcp.json`, { name });
     if (config.transport !== 'http')
@@ -124,10 +128,11 @@ export class McpManager {
     if (!this.options.secrets) throw new AgentDeskError('unavailable', 'this runtime keeps no secrets: OAuth tokens have nowhere to go');
     if (fresh) new McpOAuthStore(this.options.secrets, name, config.url).forgetTokens();
     await this.drop(name);
-    const connection = this.connectionFor(name, config, consent);
+    const connection = this.connectionFor(name, config, consent, identity);
     try {
       await connection.connect();
     } catch (error) {
+      if (error instanceof McpCrossAppAccessError || error instanceof McpAuthRequiredError) throw error;
       throw new AgentDeskError('unavailable', `MCP server "${name}": ${(error as Error).message}`, { name });
     }
     return this.status(name, connection);
@@ -166,7 +171,7 @@ export class McpManager {
     try {
       await connection.connect();
     } catch (error) {
-      if (error instanceof McpAuthRequiredError) throw error;
+      if (error instanceof McpAuthRequiredError || error instanceof McpCrossAppAccessError) throw error;
       throw new AgentDeskError('unavailable', `MCP server "${name}": ${(error as Error).message}`, { name });
     }
     return connection;
@@ -192,7 +197,12 @@ export class McpManager {
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 
-  private connectionFor(name: string, config: McpServerConfig, consent = this.options.consent): McpConnection {
+  private connectionFor(
+    name: string,
+    config: McpServerConfig,
+    consent = this.options.consent,
+    identity = this.options.identity,
+  ): McpConnection {
     const existing = this.connections.get(name);
     if (existing && JSON.stringify(existing.config) === JSON.stringify(config)) return existing;
     if (existing) void existing.close();
@@ -201,7 +211,7 @@ export class McpManager {
       clientVersion: this.options.clientVersion ?? '0.0.0',
       reconnectDelaysMs: this.options.reconnectDelaysMs ?? DEFAULT_RECONNECT_MS,
       onTools: (server, tools) => this.syncTools(server, tools),
-      ...(secrets && { auth: { secrets, ...(consent && { consent }) } }),
+      ...(secrets && { auth: { secrets, ...(consent && { consent }), ...(identity && { identity }) } }),
     });
     this.connections.set(name, connection);
     return connection;

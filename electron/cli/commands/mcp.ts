@@ -8,6 +8,7 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import { openRuntime, withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, reportError, row } from '../output.js';
 import { untilStopSignal } from '../stopSignal.js';
+import { personSignInFor } from './mcpPersonSignIn.js';
 
 const DEFAULT_SCOPES = 'operator.read,operator.write';
 
@@ -53,7 +54,9 @@ export function registerMcp(program: Command): void {
 
   mcp
     .command('login <name>')
-    .description('authorize Agent Desk with an OAuth-protected HTTP server: prints the consent URL and waits for the browser')
+    .description(
+      'authorize Agent Desk with an OAuth-protected HTTP server: prints the consent URL (or, for cross-app access, the identity provider’s sign-in) and waits for the browser',
+    )
     .option('--fresh', 'forget stored tokens first (a new consent even when they still work)')
     .option('--timeout <seconds>', 'how long to wait for the browser', '300')
     .option('--json', 'print the server status as JSON when done')
@@ -64,10 +67,14 @@ export function registerMcp(program: Command): void {
         const timeoutMs = Number(opts.timeout) * 1000;
         if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
           throw new AgentDeskError('invalid_params', `--timeout must be a positive number of seconds, not "${opts.timeout}"`);
+        const identity = await personSignInFor(rt.home, name, (url) =>
+          process.stderr.write(`To sign in for MCP server ${name} with your organisation, open this address:\n\n  ${url}\n\n`),
+        );
         const status = await manager.login(
           name,
           { openUrl: (url) => printConsentUrl(name, url, timeoutMs), timeoutMs },
           Boolean(opts.fresh),
+          identity,
         );
         if (opts.json) printJson(status);
         else console.log(`${name}: authorized, ${status.tools.length} tools (tokens kept in the secret store, never in mcp.json)`);

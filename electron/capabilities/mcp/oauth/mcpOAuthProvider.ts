@@ -8,9 +8,11 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { McpOAuth } from '../../../contract/index.js';
 import { AgentDeskError } from '../../../runtime/errors.js';
 import type { SecretStore } from '../../../runtime/secrets/secretStore.js';
+import { jwtBearerRequest, McpCrossAppAccessError, requestIdJag, type McpPersonIdentity } from './crossAppAccess.js';
 import { LoopbackCallback, loopbackAddressOf } from './loopbackCallback.js';
 import { McpAuthRequiredError, type McpConsent } from './mcpAuthRequired.js';
 import { McpOAuthStore } from './mcpOAuthStore.js';
@@ -25,6 +27,8 @@ export interface McpOAuthProviderOptions {
   secrets: SecretStore;
   /** Absent (headless): a needed consent is an McpAuthRequiredError instead of a page to open. */
   consent?: McpConsent;
+  /** The person a cross-app access server is called for (grant `cross_app_access`); absent, such a server needs `mcp login`. */
+  identity?: McpPersonIdentity;
   clientVersion: string;
 }
 
@@ -64,7 +68,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return {
       client_name: 'Agent Desk',
       redirect_uris: this.machineToMachine ? [] : [this.redirectUrl!],
-      grant_types: this.machineToMachine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      grant_types: this.machineToMachine ? [this.grantType] : ['authorization_code', 'refresh_token'],
       response_types: this.machineToMachine ? [] : ['code'],
       software_id: 'agent-desk',
       software_version: this.opts.clientVersion,
@@ -76,14 +80,57 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.opts.oauth?.clientMetadataUrl;
   }
 
-  /** The client_credentials grant's token request; the authorization code grant keeps the SDK's default (undefined). */
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  /**
+   * The token request of a grant with no browser: client_credentials, or cross-app access (the
+   * person's ID-JAG from the IdP, presented with the jwt-bearer grant); the authorization code
+   * grant keeps the SDK's default (undefined).
+   */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     if (!this.machineToMachine) return undefined;
-    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined && { scope }) });
+    if (this.opts.oauth?.grant === 'client_credentials')
+      return new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined && { scope }) });
+    return jwtBearerRequest(await this.idJag(scope), scope);
   }
 
+  /** Grants that need no browser: the SDK runs them when `redirectUrl` is undefined. */
   private get machineToMachine(): boolean {
-    return this.opts.oauth?.grant === 'client_credentials';
+    return this.opts.oauth?.grant === 'client_credentials' || this.opts.oauth?.grant === 'cross_app_access';
+  }
+
+  private get grantType(): string {
+    return this.opts.oauth?.grant === 'cross_app_access' ? 'urn:ietf:params:oauth:grant-type:jwt-bearer' : 'client_credentials';
+  }
+
+  /** The person's ID token exchanged at the IdP for an ID-JAG naming this server's authorization server and this server. */
+  private async idJag(scope: string | undefined): Promise<string> {
+    const { server } = this.opts;
+    const idp = this.opts.oauth?.identityProvider;
+    const discovery = this.discovery;
+    if (!idp || !discovery)
+      throw new AgentDeskError('bad_state', `MCP server ${server}: cross-app access without its identity provider or discovery`);
+    const idToken = await this.opts.identity?.idToken(idp.issuer);
+    if (idToken === undefined) throw new McpAuthRequiredError(server);
+    const secretName = idp.clientSecretSecret;
+    return requestIdJag({
+      server,
+      idp,
+      idpClientSecret: secretName === undefined ? undefined : this.storedSecret('identityProvider.clientSecretSecret', secretName),
+      idToken,
+      audience: discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl,
+      resource: discovery.resourceMetadata?.resource ?? this.opts.url,
+      scope,
+    });
+  }
+
+  /** An authorization server's refusal of a cross-app access grant, as the typed error saying so; other errors as they are. */
+  explain(error: unknown): unknown {
+    if (this.opts.oauth?.grant !== 'cross_app_access' || !(error instanceof OAuthError)) return error;
+    return new McpCrossAppAccessError(
+      this.opts.server,
+      'jwt_bearer',
+      `its authorization server refused the person's ID-JAG (${error.errorCode}: ${error.message})`,
+      error.errorCode,
+    );
   }
 
   state(): string {
@@ -213,7 +260,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /** The value of a secret mcp.json names; a missing one is a clear error saying how to store it. */
-  private storedSecret(field: 'clientSecretSecret' | 'clientKeySecret', name: string): string {
+  private storedSecret(field: 'clientSecretSecret' | 'clientKeySecret' | 'identityProvider.clientSecretSecret', name: string): string {
     const value = this.opts.secrets.get(name);
     if (value === undefined) {
       throw new AgentDeskError(

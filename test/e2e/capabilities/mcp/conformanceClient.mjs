@@ -2,7 +2,7 @@
 // built (dist/, `npx tsc -b`): McpManager with its OAuth provider, the encrypted secret store and
 // the loopback consent listener. The suite passes the scenario server's URL as the last argument,
 // the scenario in MCP_CONFORMANCE_SCENARIO and its context (pre-registered client credentials) in
-// MCP_CONFORMANCE_CONTEXT. The person who consents is a plain HTTP GET that follows the
+// MCP_CONFORMANCE_CONTEXT (with the IdP's ID token of the person, for cross-app access). The person who consents is a plain HTTP GET that follows the
 // authorization server's redirect back to the loopback listener.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +44,11 @@ function serverConfig(secrets) {
   const oauth = { clientMetadataUrl: CLIENT_METADATA_URL };
   // The extension scenario's confidential client gets its token with no person: the client_credentials grant.
   if (scenario.startsWith('auth/client-credentials-')) oauth.grant = 'client_credentials';
+  // Enterprise-managed authorization (SEP-990): the person's ID token from the suite's IdP is exchanged there for an ID-JAG.
+  if (context.idp_id_token) {
+    oauth.grant = 'cross_app_access';
+    oauth.identityProvider = { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id };
+  }
   if (context.client_id) {
     oauth.clientId = context.client_id;
     if (context.private_key_pem) {
@@ -61,7 +66,16 @@ function serverConfig(secrets) {
 
 async function main() {
   const secrets = new FileSecretStore(home);
-  const manager = new McpManager({ home, clientVersion: 'conformance', secrets, reconnectDelaysMs: [], consent: { openUrl: consent } });
+  // The signed-in person, as the suite's IdP signed them in (its ID token, held in memory only).
+  const identity = { idToken: async (issuer) => (issuer === context.idp_issuer ? context.idp_id_token : undefined) };
+  const manager = new McpManager({
+    home,
+    clientVersion: 'conformance',
+    secrets,
+    reconnectDelaysMs: [],
+    consent: { openUrl: consent },
+    identity,
+  });
   try {
     const status = await manager.add(SERVER, serverConfig(secrets));
     if (status.state !== 'connected') throw new Error(`not connected (${scenario}): ${status.reason}`);

@@ -30,4 +30,20 @@ describe('the oauth block of an HTTP server in mcp.json', () => {
     });
     expect(http({ unknown: true }).success).toBe(false);
   });
+
+  it('cross_app_access needs its identity provider and the pre-registered client; the identity provider is for that grant only, https or loopback', () => {
+    const idp = { issuer: 'https://idp.example.com', clientId: 'agent-desk' };
+    expect(http({ grant: 'cross_app_access', clientId: 'c1', clientSecretSecret: 'docs-secret', identityProvider: idp }).success).toBe(
+      true,
+    );
+    expect(http({ grant: 'cross_app_access', clientId: 'c1' }).error?.issues[0]).toMatchObject({ path: ['oauth', 'identityProvider'] });
+    expect(http({ grant: 'cross_app_access', identityProvider: idp }).error?.issues[0]).toMatchObject({
+      path: ['oauth', 'identityProvider'],
+    });
+    expect(http({ clientId: 'c1', identityProvider: idp }).error?.issues[0]).toMatchObject({ path: ['oauth', 'identityProvider'] });
+    const issuer = (url: string) => http({ grant: 'cross_app_access', clientId: 'c1', identityProvider: { ...idp, issuer: url } }).success;
+    expect(issuer('http://127.0.0.1:4000')).toBe(true);
+    expect(issuer('http://idp.example.com')).toBe(false);
+    expect(issuer('http://127.0.0.1.evil.example')).toBe(false);
+  });
 });
