@@ -33,3 +33,20 @@ describe('the computer tool input a model sees', () => {
     expect(ComputerToolInputSchema.safeParse({ action: 'fly' }).success).toBe(false);
   });
 });
+
+describe('a click on a named element', () => {
+  it('takes a target instead of, or beside, a coordinate', () => {
+    expect(ComputerToolInputSchema.parse({ action: 'click', target: { role: 'button', name: 'Save note' } })).toMatchObject({
+      action: 'click',
+      target: { role: 'button', name: 'Save note' },
+    });
+    expect(ComputerToolInputSchema.parse({ action: 'click', target: { text: '保存' }, x: 3, y: 4 })).toMatchObject({ x: 3, target: { text: '保存' } });
+  });
+
+  it('refuses a click with neither, half a coordinate, or a target that names nothing', () => {
+    const message = (v: unknown) => ComputerToolInputSchema.safeParse(v).error?.issues.map((i) => i.message).join('; ');
+    expect(message({ action: 'click' })).toMatch(/needs x and y, or a target/);
+    expect(message({ action: 'click', x: 3 })).toMatch(/both x and y, or neither/);
+    expect(message({ action: 'click', target: { role: 'button' } })).toMatch(/names its element/);
+  });
+});
