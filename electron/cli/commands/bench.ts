@@ -7,6 +7,7 @@ import type { AnyTool } from '../../runtime/tools/types.js';
 import { printJson, reportError } from '../output.js';
 import { registerBenchBrowser } from './benchBrowser.js';
 import { registerBenchContext } from './benchContext.js';
+import { registerBenchGrounding } from './benchGrounding.js';
 import { registerBenchQueue } from './benchQueue.js';
 import { registerBenchSandbox } from './benchSandbox.js';
 import { registerBenchUi } from './benchUi.js';
@@ -99,6 +100,7 @@ export function registerBench(program: Command): void {
   const bench = program.command('bench').description('measure the runtime (prints JSON figures)');
   registerBenchBrowser(bench);
   registerBenchContext(bench);
+  registerBenchGrounding(bench);
   registerBenchQueue(bench);
   registerBenchSandbox(bench);
   registerBenchUi(bench);
