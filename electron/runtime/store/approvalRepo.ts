@@ -169,11 +169,12 @@ export class ApprovalRepo {
     return rows.map((r) => toApproval(r, votes.get(r.id)));
   }
 
-  /** Approvals asked or decided at or after `since` (ISO time): what a store watch publishes. */
-  async changedSince(since: string): Promise<{ id: string; status: string }[]> {
+  /** Approvals asked, voted on or decided at or after `since` (ISO time), with their counted votes: what a store watch publishes. */
+  async changedSince(since: string): Promise<{ id: string; status: string; votes: number | string }[]> {
     return this.db.all(
-      `SELECT id, status FROM approvals WHERE created_at >= ? OR decided_at >= ?
-       OR id IN (SELECT approval_id FROM approval_votes WHERE at >= ? OR voided_at >= ?)`,
+      `SELECT a.id, a.status, (SELECT COUNT(*) FROM approval_votes v WHERE v.approval_id = a.id AND v.voided_at IS NULL) AS votes
+       FROM approvals a WHERE a.created_at >= ? OR a.decided_at >= ?
+       OR a.id IN (SELECT approval_id FROM approval_votes WHERE at >= ? OR voided_at >= ?)`,
       [since, since, since, since],
     );
   }

@@ -51,7 +51,7 @@ describe('issued gateway tokens', () => {
     const pushed: string[] = [];
     phone.onEvent((frame) => pushed.push(frame.event));
     // It may be told about approvals as they come (and only about them).
-    await expect(phone.call('events.subscribe', {})).resolves.toEqual({ subscribed: ['approval.requested', 'approval.resolved'] });
+    await expect(phone.call('events.subscribe', {})).resolves.toEqual({ subscribed: ['approval.requested', 'approval.updated', 'approval.resolved'] });
     await expect(phone.call('events.subscribe', { events: ['task.step'] })).rejects.toMatchObject({ code: 'forbidden' });
     const task = await admin.call('tasks.create', { playbook: { source: CLEANUP } });
     await waitForState(h.rt, task.id, ['waiting_approval']);

@@ -55,6 +55,7 @@ describe('the trace tells the truth in order', () => {
       'step.policy',
       'approval.requested:fs.delete',
       'task.transition:waiting_approval',
+      'approval.voted', // who decided, as a row of its own (four-eyes rules count these)
       'approval.resolved:approved',
       'task.transition:running',
       'step.started:fs.delete',

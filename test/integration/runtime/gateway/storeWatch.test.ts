@@ -94,6 +94,35 @@ describe.each(STORE_KINDS)('a gateway watching the store (another process runs t
   });
 });
 
+describe.each(STORE_KINDS)('a four-eyes vote cast in another process reaches the gateway (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skipIf(absent !== undefined)(`needs ${kind}: ${absent}`, () => undefined);
+  it('a first approval, still waiting, is news (approval.updated with the vote); the second decides it', async () => {
+    gateway = await openStoreTestRuntime(kind, {
+      config: { policy: { approvals: { delete: { approvers: 2 } } } },
+      modules: (core) => [storeWatchModule(core, { intervalMs: 20 })],
+    });
+    const seen: EventFrame[] = [];
+    gateway.rt.bus.on({}, (frame) => seen.push(frame), { elsewhere: true });
+    cli = gateway.another();
+    const task = await createPlaybookTask(cli, DELETE);
+    await cli.engine.start(task.id);
+    await waitForState(cli, task.id, ['waiting_approval']);
+    const [approval] = await cli.approvals.list({ taskId: task.id, status: 'pending' });
+    await pollUntil('the request at the gateway', () => seen.find((f) => f.event === 'approval.requested'));
+    const bob = { subject: 'idp#bob', name: 'Bob', roles: ['approver' as const], groups: [], signedIn: true };
+    await cli.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'bob', bob);
+    const updated = await pollUntil('the vote at the gateway', () => seen.find((f) => f.event === 'approval.updated'));
+    expect(updated.data).toMatchObject({ id: approval!.id, status: 'pending', votes: [{ by: { name: 'Bob' }, counted: true }] });
+    const carol = { ...bob, subject: 'idp#carol', name: 'Carol' };
+    await cli.approvals.decide(approval!.id, { decision: 'approve', remember: 'once' }, 'carol', carol);
+    await pollUntil('the decision at the gateway', () =>
+      seen.find((f) => f.event === 'approval.resolved' && (f.data as { status: string }).status === 'approved'),
+    );
+    await waitForState(cli, task.id, ['succeeded']);
+  });
+});
+
 describe('a gateway on PostgreSQL hears changes by notice (LISTEN/NOTIFY), with no look in between', () => {
   const absent = storeMissing('postgres');
   if (absent) return void it.skipIf(absent !== undefined)(`needs postgres: ${absent}`, () => undefined);
