@@ -14,7 +14,12 @@ const TASK_MEMO_LIMIT = 10_000;
 export function agentPolicyLookup(sql: SqlSession): TaskPolicyLookup {
   const tasks = new Map<string, TaskPolicyOptions>();
   const agents = new Map<string, { spec: string; policy: AgentPolicy }>();
+  const keep = (taskId: string, options: TaskPolicyOptions) => {
+    if (tasks.size >= TASK_MEMO_LIMIT) tasks.clear();
+    tasks.set(taskId, options);
+  };
   return {
+    remember: keep,
     async task(taskId): Promise<TaskPolicyOptions | undefined> {
       const known = tasks.get(taskId);
       if (known) return known;
@@ -27,8 +32,7 @@ export function agentPolicyLookup(sql: SqlSession): TaskPolicyLookup {
         ...(row.agent !== null && { agent: row.agent }),
         ...(row.policy_profile !== null && { policyProfile: row.policy_profile }),
       };
-      if (tasks.size >= TASK_MEMO_LIMIT) tasks.clear();
-      tasks.set(taskId, options);
+      keep(taskId, options);
       return options;
     },
     async agent(name, within): Promise<AgentPolicy | undefined> {

@@ -5,8 +5,12 @@ import type { TaskRun } from './taskRun.js';
  * The task runs of this process. Made before the engine, so the parts the engine is built with
  * (hooks, telemetry, model metering) can ask whether a task runs here and write with its run.
  */
+const ENDED_KEPT = 512;
+
 export class LocalRuns {
   private readonly runs = new Map<string, TaskRun>();
+  /** When runs of this process ended, newest last (a few hundred kept). */
+  private readonly ended = new Map<string, number>();
 
   /** `store`: where a write about a task that does not run here commits on its own. */
   constructor(private readonly store: Pick<Store, 'transaction'>) {}
@@ -21,6 +25,16 @@ export class LocalRuns {
 
   remove(taskId: string): void {
     this.runs.delete(taskId);
+    this.ended.delete(taskId);
+    this.ended.set(taskId, Date.now());
+    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
+  }
+
+  /** True while the task runs here, or when its run here ended less than `ms` ago. */
+  ranHereWithin(taskId: string, ms: number): boolean {
+    if (this.runs.has(taskId)) return true;
+    const ended = this.ended.get(taskId);
+    return ended !== undefined && Date.now() - ended < ms;
   }
 
   all(): TaskRun[] {

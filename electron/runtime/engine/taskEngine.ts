@@ -172,6 +172,11 @@ export class TaskEngine {
     return this.runs.isRunningHere(taskId);
   }
 
+  /** True while the task runs here or its run here ended less than `ms` ago. */
+  ranHereWithin(taskId: string, ms: number): boolean {
+    return this.runs.ranHereWithin(taskId, ms);
+  }
+
   /** A write about a task, joined to its run's next commit when it runs here (see LocalRuns). */
   writeWithRun(taskId: string, write: Write, lazy = true): Promise<void> {
     return this.runs.writeWithRun(taskId, write, lazy);

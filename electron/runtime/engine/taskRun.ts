@@ -87,10 +87,11 @@ export class TaskRun {
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
   async run(): Promise<Task> {
     const { store } = this.deps;
-    if (!(await this.claim())) throw await refusedClaim(this.deps, this.taskId);
-    this.deps.gate.taskClaimed(this.taskId); // another process may have run it since this one last did
+    const claimed = await this.claim();
+    if (!claimed) throw await refusedClaim(this.deps, this.taskId);
+    this.deps.gate.taskClaimed(claimed); // another process may have run it since this one last did
     try {
-      this.task = await this.load();
+      this.task = claimed;
       if (isTerminal(this.task.state)) return this.task;
       // A worker on another machine than the one that created the task makes its workspace here.
       mkdirSync(this.task.workspace, { recursive: true });
@@ -145,9 +146,10 @@ export class TaskRun {
   /** Applies a pending pause/cancel to a task no runner is driving. */
   async applyControlOnly(): Promise<Task> {
     const { store } = this.deps;
-    if (!(await this.claim())) return this.load();
+    const claimed = await this.claim();
+    if (!claimed) return this.load();
     try {
-      this.task = await this.load();
+      this.task = claimed;
       this.steps = new StepLog(await store.steps.forTask(this.taskId));
       this.meter.start(this.task.usage, this.task.state); // the usage written with the transition must not count time nobody ran
       if (!isTerminal(this.task.state)) await this.honourControl();
@@ -158,15 +160,22 @@ export class TaskRun {
     }
   }
 
-  /** The runner lease, for this worker (the id it claimed with stays this run's, even if the worker gets a new one). */
-  private async claim(): Promise<boolean> {
+  /**
+   * The runner lease, for this worker (the id it claimed with stays this run's, even if the worker
+   * gets a new one); the task as the claim found it. Its control flags come with it, so the first
+   * check for a pause or cancel reads nothing more.
+   */
+  private async claim(): Promise<Task | undefined> {
     const { lease, store } = this.deps;
     await lease.reap();
     const owner = lease.id;
     const me = { id: owner, fresh: lease.freshSince(), plannerVersion: lease.plannerVersion };
-    if (!(await store.tasks.claim(this.taskId, me))) return false;
+    const claimed = await store.tasks.claim(this.taskId, me);
+    if (!claimed) return undefined;
     this.owner = owner;
-    return true;
+    this.controlCheckedAt = this.deps.clock.now();
+    if (claimed.control) this.controlRequested = true;
+    return claimed.task;
   }
 
   private async release(): Promise<void> {

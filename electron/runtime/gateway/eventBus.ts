@@ -13,6 +13,8 @@ export interface EventBus {
   emit<E extends EventName>(name: E, payload: EventPayloads[E], origin?: EventOrigin): void;
   /** Listens to events matching `filter`; returns the unsubscribe function. */
   on(filter: EventFilter, listener: EventListener, options?: ListenOptions): () => void;
+  /** True when some listener takes `name` as news of another process (else reading it is wasted). */
+  wantsElsewhere(name: EventName): boolean;
 }
 
 /** Where an event happened: in this process, or in another one writing the same store. */
@@ -55,6 +57,10 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       const sub = { filter, listener, elsewhere: options.elsewhere ?? false };
       subscribers.add(sub);
       return () => void subscribers.delete(sub);
+    },
+    wantsElsewhere(name) {
+      for (const sub of subscribers) if (sub.elsewhere && (!sub.filter.events || sub.filter.events.includes(name))) return true;
+      return false;
     },
   };
 }

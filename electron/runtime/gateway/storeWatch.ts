@@ -15,7 +15,20 @@ const RELISTEN_MS = [250, 500, 1000, 2000, 5000, 10_000];
  */
 const LOOK_BACK_MS = 5000;
 
-type WatchCore = Pick<RuntimeCore, 'store' | 'bus' | 'approvals' | 'clock'> & { engine: Pick<RuntimeCore['engine'], 'isRunningHere'> };
+type WatchCore = Pick<RuntimeCore, 'store' | 'bus' | 'approvals' | 'clock'> & {
+  engine: Pick<RuntimeCore['engine'], 'isRunningHere' | 'ranHereWithin'>;
+};
+
+/**
+ * A notice about a task whose run here ended this recently is its own final writes (the run told
+ * of them): not read again. A change by another process in that window still comes with the next
+ * slow look, which compares every changed row's time.
+ */
+const OWN_NEWS_MS = 2_000;
+
+/** What an approval's news is told by: its status and how many have voted. */
+const approvalKey = (status: string, votes: number): string => `${status}:${votes}`;
+const counted = (votes: readonly { counted: boolean }[] | undefined): number => votes?.filter((v) => v.counted).length ?? 0;
 
 /**
  * News of other processes writing the same store (a CLI `run` beside `serve`, a worker, a second
@@ -132,10 +145,11 @@ export class StoreWatch {
   /** Starts from now: what is already in the store is not news; this process's own events are noted as seen. */
   async begin(): Promise<void> {
     this.newest = new Date(this.core.clock.now()).toISOString();
-    this.stopListening ??= this.core.bus.on({ events: ['task.updated', 'approval.requested', 'approval.resolved'] }, (frame) => {
-      const data = frame.data as { id: string; updatedAt?: string; status?: string };
+    const events = ['task.updated', 'approval.requested', 'approval.updated', 'approval.resolved'] as const;
+    this.stopListening ??= this.core.bus.on({ events: [...events] }, (frame) => {
+      const data = frame.data as { id: string; updatedAt?: string; status?: string; votes?: { counted: boolean }[] };
       if (frame.event === 'task.updated') this.tasks.set(data.id, data.updatedAt ?? '');
-      else this.approvals.set(data.id, data.status ?? '');
+      else this.approvals.set(data.id, approvalKey(data.status ?? '', counted(data.votes)));
     });
     this.version = await this.dataVersion();
   }
@@ -156,8 +170,8 @@ export class StoreWatch {
       if (at > this.newest) this.newest = at;
       if (this.tasks.get(id) !== at) await this.publishTask(id);
     }
-    for (const { id, status } of await this.core.store.approvals.changedSince(since)) {
-      if (this.approvals.get(id) !== status) await this.publishApproval(id);
+    for (const { id, status, votes } of await this.core.store.approvals.changedSince(since)) {
+      if (this.approvals.get(id) !== approvalKey(status, Number(votes))) await this.publishApproval(id);
     }
     this.forgetBefore(since);
   }
@@ -182,7 +196,7 @@ export class StoreWatch {
         const approvals = [...this.noticedApprovals];
         this.noticedTasks.clear();
         this.noticedApprovals.clear();
-        for (const id of tasks) await this.publishTask(id);
+        for (const id of tasks) if (!this.core.engine.ranHereWithin(id, OWN_NEWS_MS)) await this.publishTask(id);
         for (const id of approvals) await this.publishApproval(id);
       }
     } catch (error) {
@@ -194,8 +208,9 @@ export class StoreWatch {
   // Each row is checked again once read: this process's own event about it may have come meanwhile
   // (it follows its commit by a few ticks), and then it is not news.
   private async publishTask(id: string): Promise<void> {
-    // A task this process runs is told by its own run (a notice can come before the run's own event).
-    if (this.core.engine.isRunningHere(id)) return;
+    // A task this process runs is told by its own run (a notice can come before the run's own event);
+    // with nobody here taking other processes' task news (a worker), there is nothing to read it for.
+    if (this.core.engine.isRunningHere(id) || !this.core.bus.wantsElsewhere('task.updated')) return;
     const task = await this.core.store.tasks.get(id);
     if (!task || this.tasks.get(id) === task.updatedAt) return;
     if (task.updatedAt > this.newest) this.newest = task.updatedAt;
@@ -205,8 +220,13 @@ export class StoreWatch {
 
   private async publishApproval(id: string): Promise<void> {
     const approval = await this.core.approvals.get(id);
-    if (!approval || this.approvals.get(id) === approval.status) return;
-    this.approvals.set(id, approval.status);
+    const key = approval && approvalKey(approval.status, counted(approval.votes));
+    if (!approval || this.approvals.get(id) === key) return;
+    const before = this.approvals.get(id);
+    this.approvals.set(id, key!);
+    // A vote on one still waiting (four eyes): the same approval with who has agreed so far.
+    if (approval.status === 'pending' && before?.startsWith('pending:'))
+      return void this.core.bus.emit('approval.updated', approval, 'elsewhere');
     this.core.bus.emit(approval.status === 'pending' ? 'approval.requested' : 'approval.resolved', approval, 'elsewhere');
     // A runner of this process waiting on it goes on now, not at its next poll.
     if (approval.status !== 'pending') this.core.approvals.wake(id);

@@ -1,5 +1,5 @@
 import { combinedRule, grantHolds, type GrantCandidate } from './approvalRules.js';
-import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText } from '../../contract/index.js';
+import type { PolicyConfig, PolicyDecision, RiskClass, Remember, Scope, ServerText, Task } from '../../contract/index.js';
 import { AgentDeskError, describeIssues } from '../errors.js';
 import type { SqlSession } from '../store/sql/sqlPort.js';
 import type { CallClassification } from '../tools/types.js';
@@ -42,8 +42,8 @@ export interface DecideInput {
 /** Narrows a task's calls beyond its agent's allowlist (the skills it has in use): why a call is refused, else undefined. */
 export interface CallNarrowing {
   refusal(taskId: string, call: RuleCall): Promise<string | undefined>;
-  /** This process takes up the task: what it kept of the task's record is read again. */
-  reload(taskId: string): void;
+  /** This process takes up the task: what it kept of the task's record is read again (`neverRan`: there is nothing to read). */
+  reload(taskId: string, neverRan?: boolean): void;
 }
 
 const NO_NARROWING: CallNarrowing = { refusal: () => Promise.resolve(undefined), reload: () => undefined };
@@ -105,8 +105,13 @@ export class PolicyGate {
   }
 
   /** This process now runs the task: what the gate keeps of the task's record (skills in use) is read again. */
-  taskClaimed(taskId: string): void {
-    this.narrowing.reload(taskId);
+  taskClaimed(task: Pick<Task, 'id' | 'state' | 'usage' | 'agent' | 'policyProfile'>): void {
+    // A task that never ran has no skill reads to look up.
+    this.narrowing.reload(task.id, task.state === 'queued' && task.usage.steps === 0);
+    this.tasks.remember?.(task.id, {
+      ...(task.agent !== undefined && { agent: task.agent }),
+      ...(task.policyProfile !== undefined && { policyProfile: task.policyProfile }),
+    });
   }
 
   /**

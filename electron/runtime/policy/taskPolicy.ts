@@ -21,6 +21,8 @@ export interface TaskPolicyOptions {
  */
 export interface TaskPolicyLookup {
   task(taskId: string): Promise<TaskPolicyOptions | undefined>;
+  /** A task's agent and profile as its claim read them (fixed once it runs), so `task` reads nothing. */
+  remember?(taskId: string, options: TaskPolicyOptions): void;
   /**
    * `within`: the session of a transaction the caller holds (a task created inside one), read
    * instead of the store's own, which would wait for that transaction.

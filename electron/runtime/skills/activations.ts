@@ -49,9 +49,13 @@ export class SkillActivations {
    * decision. While the lease is held no other process adds steps to the task, so nothing read
    * before the next `reload` can go stale.
    */
-  reload(taskId: string): void {
+  reload(taskId: string, neverRan = false): void {
     this.seen.delete(taskId);
     this.reloadedAt = ++this.sequence;
+    // A task that never ran has no reads: known empty as of now, so its first decision reads nothing.
+    if (!neverRan) return;
+    if (this.seen.size >= MAX_CACHED) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(taskId, { ids: [], at: this.reloadedAt });
   }
 
   /** Records a skill read by a running step, so the next decision sees it before its completed row lands. */

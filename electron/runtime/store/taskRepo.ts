@@ -201,11 +201,16 @@ export class TaskRepo {
    * is no longer live — and the task's planner state is one `me` reads. One statement, so two
    * workers never both take it (on PostgreSQL the second waits on the row and re-checks).
    */
-  async claim(id: string, me: { id: string; fresh: string; plannerVersion: number }): Promise<boolean> {
+  async claim(
+    id: string,
+    me: { id: string; fresh: string; plannerVersion: number },
+  ): Promise<{ task: Task; control: TaskControl | null; controlReason: string | null } | undefined> {
+    // The row comes back with the lease: the run starts from it instead of reading it again.
     const sql = `UPDATE tasks SET owner = ? WHERE id = ?
       AND (owner IS NULL OR owner = ? OR NOT ${liveOwner('tasks.owner')})
-      AND NOT ${newerPlannerState('tasks.id')}`;
-    return (await this.db.run(sql, [me.id, id, me.id, me.fresh, me.plannerVersion])).changes > 0;
+      AND NOT ${newerPlannerState('tasks.id')} RETURNING *`;
+    const row = await this.db.get<TaskRow>(sql, [me.id, id, me.id, me.fresh, me.plannerVersion]);
+    return row && { task: this.toTask(row), control: (row.control as TaskControl | null) ?? null, controlReason: row.control_reason };
   }
 
   async release(id: string, owner: string): Promise<void> {

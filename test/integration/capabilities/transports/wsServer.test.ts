@@ -191,6 +191,7 @@ describe('ws gateway: events', () => {
         const off = bus.on(filter, listener);
         return () => (active--, off());
       },
+      wantsElsewhere: (name) => bus.wantsElsewhere(name),
       active: () => active,
     };
   }
