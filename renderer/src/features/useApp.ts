@@ -27,3 +27,12 @@ export function useServerText(): (text: ServerTextLike | undefined, english: str
   const locale = useApp((s) => s.locale);
   return useCallback((text, english) => (locale === 'en' ? english : translateServerText(locale, text, english)), [locale]);
 }
+
+/**
+ * A person's name as shown: people's names as their provider gave them, the gateway's own token
+ * (subject `local`) in the page's language.
+ */
+export function usePersonName(): (person: { subject: string; name: string } | undefined) => string {
+  const t = useT();
+  return useCallback((person) => (!person ? '' : person.subject === 'local' ? t('person.local') : person.name), [t]);
+}

@@ -400,6 +400,7 @@ export const en = {
   'budget.goOn': 'Go on',
   'budget.decline': 'Stop the task',
   'budget.askAnApprover': 'An approver can raise this limit.',
+  'person.local': 'local operator',
   'text.detailSeparator': ': ',
   'size.byte': '1 byte',
   'size.bytes': '{n} bytes',

@@ -401,6 +401,7 @@ export const zhCN: Record<MessageKey, string> = {
   'budget.goOn': '继续',
   'budget.decline': '停止任务',
   'budget.askAnApprover': '审批人可以提高此限额。',
+  'person.local': '本机操作员',
   'text.detailSeparator': '：',
   'size.byte': '1 字节',
   'size.bytes': '{n} 字节',

@@ -1,7 +1,7 @@
 import type { SpendLimit } from '../../../../electron/contract/index.js';
 import { formatCost } from '../../i18n/index.js';
 import { useRemote } from '../useRemote.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, usePersonName, useT } from '../useApp.js';
 
 /** Dollars and tokens of every task, as one comparable value. */
 function totalSpend(tasks: Record<string, { usage: { costUsd: number; tokensIn: number; tokensOut: number } }>): string {
@@ -18,6 +18,7 @@ function totalSpend(tasks: Record<string, { usage: { costUsd: number; tokensIn: 
 /** What each person spent today and the team this month, against the limits (config `budgets`). */
 export function SpendSummaryView() {
   const t = useT();
+  const personName = usePersonName();
   // Read again when what the tasks spent changes (a number, not the task map: every task event
   // replaced the map, and hundreds of tasks on the move reloaded it in a loop React stops).
   const spent = useApp((s) => totalSpend(s.tasks));
@@ -32,7 +33,7 @@ export function SpendSummaryView() {
       <ul>
         {data.people.map((p) => (
           <li key={p.subject} data-subject={p.subject}>
-            {t('spend.person', { name: p.name, spent: amount(p.usd, p.limit), tokens: p.tokens })}
+            {t('spend.person', { name: personName(p), spent: amount(p.usd, p.limit), tokens: p.tokens })}
           </li>
         ))}
         <li data-subject="team">{t('spend.team', { spent: amount(data.team.usd, data.team.limit), tokens: data.team.tokens })}</li>

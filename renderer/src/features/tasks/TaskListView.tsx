@@ -4,12 +4,13 @@ import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatCost } from '../../i18n/index.js';
 import { sortedTasks } from '../../stores/tasksSlice.js';
 import { taskCounters } from '../../stores/taskCounters.js';
-import { useApp, useT } from '../useApp.js';
+import { useApp, usePersonName, useT } from '../useApp.js';
 import { SpendSummaryView } from './SpendSummaryView.js';
 
 /** Every task with its status, progress and cost. */
 export function TaskListView() {
   const t = useT();
+  const personName = usePersonName();
   const tasks = useApp((s) => s.tasks);
   const status = useApp((s) => s.listStatus);
   const error = useApp((s) => s.listError);
@@ -60,7 +61,7 @@ export function TaskListView() {
                 </td>
                 <td data-label={t('tasks.col.progress')}>{counters.steps}</td>
                 <td data-label={t('tasks.col.cost')}>{formatCost(counters.costUsd)}</td>
-                <td data-label={t('tasks.col.owner')}>{task.owner?.name ?? ''}</td>
+                <td data-label={t('tasks.col.owner')}>{personName(task.owner)}</td>
                 <td data-label={t('tasks.col.created')}>{new Date(task.createdAt).toLocaleString(locale)}</td>
               </tr>
             );
