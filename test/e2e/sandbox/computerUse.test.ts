@@ -16,6 +16,8 @@ import { startServe, waitForTaskState, type ServeProcess } from '../../support/s
 // scripted model finds the fields and the button by colour in the screenshots it is sent.
 
 const skip = missing('docker');
+/** A test that runs CLI processes with 180 s limits of their own (under a loaded CI they take minutes, not the default 60 s). */
+const LONG_RUN_MS = 300_000;
 const RED: Rgb = [230, 30, 30];
 const BLUE: Rgb = [30, 60, 230];
 const GREEN: Rgb = [20, 170, 60];
@@ -205,7 +207,7 @@ describe.skipIf(skip)(
       expect(resumed.code, explain(resumed)).toBe(0);
       expect(resumed.json<{ checks: { passed: boolean }[] }>().checks.every((c) => c.passed)).toBe(true);
       expect(await desktopContainers(cli.home)).toEqual([]);
-    });
+    }, LONG_RUN_MS);
 
     it('serve stopped while the order waits: the next serve resumes it on the same desktop once approved', async () => {
       const rpc = await openServe(route, screen);
@@ -223,6 +225,6 @@ describe.skipIf(skip)(
       const done = await waitForTaskState(client, task.id, ['succeeded', 'failed'], 120_000);
       expect(server.scriptErrors).toEqual([]);
       expect(done.state, done.stateReason).toBe('succeeded');
-    });
+    }, LONG_RUN_MS);
   },
 );
