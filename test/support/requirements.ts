@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
  * External parts some tests need. `script` is util-linux's pseudo-terminal wrapper, `tmpfs`
  * the right to mount a small tmpfs (a full or read-only disk), `dockerd` the right to start a
  * second Docker engine, `mcp-tools` the MCP Inspector and conformance suite with their Node 22, and
- * `postgres` the run's throw-away PostgreSQL cluster (started by test/support/postgresCluster.ts).
+ * `postgres` the run's throw-away PostgreSQL cluster (started by test/support/postgresCluster.ts),
+ * `runsc` gVisor's runtime binary, with the right to start a second dockerd that registers it.
  */
-export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'mcp-tools' | 'postgres';
+export type Requirement = 'docker' | 'chromium' | 'xvfb' | 'script' | 'tmpfs' | 'dockerd' | 'mcp-tools' | 'postgres' | 'runsc';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -60,6 +61,15 @@ function probeDockerd(): string | undefined {
   return probe('docker');
 }
 
+/** gVisor's runsc (Debian `runsc`) beside a dockerd this process may start: the runsc tests register it on a second engine. */
+function probeRunsc(): string | undefined {
+  const version = spawnSync('runsc', ['--version'], { encoding: 'utf8' });
+  if (version.error) return `no runsc binary (${version.error.message}); apt-get install runsc`;
+  if (version.status !== 0 || !version.stdout.startsWith('runsc version'))
+    return `runsc --version said ${(version.stdout + version.stderr).trim()}`;
+  return probeDockerd();
+}
+
 function probeMcpTools(): string | undefined {
   const absent = Object.values(MCP_NODE22_TOOLS).filter((file) => !existsSync(file));
   if (absent.length > 0) return `not installed: ${absent.join(', ')} (npm ci installs tools/mcp-node22)`;
@@ -82,7 +92,11 @@ function probe(what: Requirement): string | undefined {
     if (what === 'tmpfs') return probeTmpfs();
     if (what === 'dockerd') return probeDockerd();
     if (what === 'mcp-tools') return probeMcpTools();
-    if (what === 'postgres') return process.env.AGENT_DESK_TEST_POSTGRES ? undefined : (process.env.AGENT_DESK_TEST_POSTGRES_MISSING ?? 'no test PostgreSQL cluster');
+    if (what === 'runsc') return probeRunsc();
+    if (what === 'postgres')
+      return process.env.AGENT_DESK_TEST_POSTGRES
+        ? undefined
+        : (process.env.AGENT_DESK_TEST_POSTGRES_MISSING ?? 'no test PostgreSQL cluster');
     return undefined;
   } catch (error) {
     return `${what} is not available here (${firstLine(error)})`;

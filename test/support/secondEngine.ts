@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { tempDir } from './runtime.js';
@@ -21,8 +21,8 @@ let bridges = 0;
 
 /**
  * Starts a second dockerd (root only). `runsc` registers gVisor as a runtime with no network
- * (`--network=none --ignore-cgroups`). `image` is shipped in with `docker save | docker load`
- * (no registry here).
+ * (`--network=none`; not `--ignore-cgroups`, which drops the desktop's memory and pids limits).
+ * `image` is shipped in with `docker save | docker load` (no registry here).
  */
 export async function startSecondEngine(o: { image?: string; runsc?: boolean } = {}): Promise<SecondEngine> {
   const dir = tempDir('agent-desk-engine-');
@@ -31,24 +31,36 @@ export async function startSecondEngine(o: { image?: string; runsc?: boolean } =
   const bridge = `adb${process.pid % 10_000}${bridges}`;
   const ns = `agentdesk-${path.basename(dir)}`;
   // Its own bridge: with `--bridge none` a second dockerd would delete the host's docker0.
-  for (const args of [['link', 'add', 'name', bridge, 'type', 'bridge'], ['addr', 'add', `10.214.${n}.1/24`, 'dev', bridge], ['link', 'set', bridge, 'up']]) {
+  for (const args of [
+    ['link', 'add', 'name', bridge, 'type', 'bridge'],
+    ['addr', 'add', `10.214.${n}.1/24`, 'dev', bridge],
+    ['link', 'set', bridge, 'up'],
+  ]) {
     const r = spawnSync('ip', args, { stdio: 'pipe' });
     if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr.toString()}`);
   }
   const config = path.join(dir, 'daemon.json');
-  const runtimes = o.runsc ? { runtimes: { runsc: { path: 'runsc', runtimeArgs: ['--network=none', '--ignore-cgroups'] } } } : {};
+  const runtimes = o.runsc ? { runtimes: { runsc: { path: 'runsc', runtimeArgs: ['--network=none'] } } } : {};
   writeFileSync(config, JSON.stringify(runtimes));
   const args = [
-    '--config-file', config,
-    '--host', `unix://${socket}`,
-    '--data-root', path.join(dir, 'data'),
-    '--exec-root', path.join(dir, 'exec'),
-    '--pidfile', path.join(dir, 'pid'),
-    '--bridge', bridge,
+    '--config-file',
+    config,
+    '--host',
+    `unix://${socket}`,
+    '--data-root',
+    path.join(dir, 'data'),
+    '--exec-root',
+    path.join(dir, 'exec'),
+    '--pidfile',
+    path.join(dir, 'pid'),
+    '--bridge',
+    bridge,
     '--iptables=false',
     '--ip-masq=false',
-    '--containerd-namespace', ns,
-    '--containerd-plugins-namespace', `${ns}-p`,
+    '--containerd-namespace',
+    ns,
+    '--containerd-plugins-namespace',
+    `${ns}-p`,
   ];
   const docker = new Docker({ socketPath: socket });
   let child: ChildProcess | undefined;
@@ -56,7 +68,14 @@ export async function startSecondEngine(o: { image?: string; runsc?: boolean } =
     child = spawn('dockerd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4_000)));
-    for (let i = 0; !(await docker.ping().then(() => true, () => false)); i++) {
+    for (
+      let i = 0;
+      !(await docker.ping().then(
+        () => true,
+        () => false,
+      ));
+      i++
+    ) {
       if (i > 240 || child.exitCode !== null) throw new Error(`the second dockerd did not answer on ${socket}: ${log}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -79,6 +98,13 @@ export async function startSecondEngine(o: { image?: string; runsc?: boolean } =
     start,
     async remove() {
       await stop();
+      // A container caught mid-start when the engine stopped can leave its overlay mounted.
+      for (const mount of readFileSync('/proc/mounts', 'utf8')
+        .split('\n')
+        .map((l) => l.split(' ')[1] ?? '')
+        .filter((m) => m.startsWith(dir))
+        .reverse())
+        spawnSync('umount', ['-l', mount], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
       spawnSync('ip', ['link', 'delete', bridge], { stdio: 'ignore' });
     },

@@ -6,7 +6,8 @@ import { isTerminal } from '../../runtime/engine/stateMachine.js';
 import type { Handlers } from '../../runtime/gateway/handlers.js';
 import type { AnyTool } from '../../runtime/tools/types.js';
 import { fleetEngines } from '../sandbox/fleet/engineClient.js';
-import { buildDesktopImage, sandboxSourceRoot } from '../sandbox/imageBuilder.js';
+import { fleetDesktopImage } from '../sandbox/fleet/fleetImage.js';
+import { sandboxSourceRoot } from '../sandbox/imageBuilder.js';
 import { computerTool, dockerConfigured, type FrameSink } from './computerTool.js';
 import { LiveView } from './liveView.js';
 import { sandboxAwareChecks } from './sandboxChecks.js';
@@ -54,9 +55,12 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
   const image = overrides.image ?? sandbox.image ?? process.env.AGENT_DESK_SANDBOX_IMAGE;
   const poolSize = overrides.poolSize ?? sandbox.poolSize;
   const live = new LiveView(sandbox.liveFps);
+  const engines = fleetEngines(sandbox, core.secrets);
+  // A fleet of remote engines needs no local one: the image tag is looked for on the fleet first.
+  const engineConfigured = () => Boolean(sandbox.hosts?.length) || dockerConfigured();
   const desktops = new TaskDesktops({
     owner: sandboxOwnerOf(core.storeName),
-    engines: fleetEngines(sandbox, core.secrets),
+    engines,
     // Workers sharing the store (and a Docker engine) adopt each other's desktops once the creator is gone.
     worker: { id: () => core.lease.id, joined: () => core.lease.joined(), isLive: (id) => core.lease.isLive(id) },
     poolSize,
@@ -64,7 +68,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
     // Origins whose state-changing requests the desktop's egress gate lets pass.
     allowWrites: policy.allowWrites,
     limits: { screen: sandbox.screen },
-    image: async () => image ?? (await buildDesktopImage({ root: sandboxSourceRoot() })).image,
+    image: async () => image ?? (await fleetDesktopImage(engines, sandboxSourceRoot())),
     onReady: (session) => live.start(session),
     onRelease: (session) => void live.stop(session.taskId, true),
   });
@@ -85,7 +89,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
     start() {
       live.publishTo((frame) => core.bus.emit('screen.frame', frame));
       core.bus.on({ events: ['task.updated'] }, (frame) => followTask(desktops, live, frame.data as TaskNews));
-      if ((overrides.reap ?? true) && dockerConfigured()) reaped = desktops.reapOrphans(mayResume).catch(() => []);
+      if ((overrides.reap ?? true) && engineConfigured()) reaped = desktops.reapOrphans(mayResume).catch(() => []);
     },
     async close() {
       await reaped;
@@ -93,7 +97,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
       await desktops.close(mayResume);
     },
     prewarm: async () => {
-      if (poolSize > 0 && dockerConfigured()) await desktops.driver();
+      if (poolSize > 0 && engineConfigured()) await desktops.driver();
     },
   };
   return module;

@@ -43,3 +43,27 @@ export async function onEngine<T>(docker: Docker, call: () => Promise<T>): Promi
     });
   }
 }
+
+/**
+ * The engine does not know the OCI runtime a desktop asks for (`sandbox.runtime: "runsc"` on an
+ * engine that never registered gVisor): `invalid_request`, naming the engine and what to add.
+ */
+export class SandboxRuntimeError extends AgentDeskError {
+  constructor(engine: string, runtime: string) {
+    super(
+      'invalid_request',
+      `the Docker engine at ${engine} has no runtime "${runtime}": register it in that engine's daemon.json ` +
+        `("runtimes": {"${runtime}": {"path": "/usr/bin/${runtime}", "runtimeArgs": ["--network=none"]}}) and reload dockerd (SIGHUP), or run desktops under runc`,
+      { engine, runtime },
+    );
+    this.name = 'SandboxRuntimeError';
+  }
+}
+
+/** A container create the engine refused for an unknown runtime, as a SandboxRuntimeError; anything else unchanged. */
+export function runtimeRefusal(docker: Docker, runtime: string | undefined, error: unknown): unknown {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  if (runtime && typeof message === 'string' && /unknown or invalid runtime name/i.test(message))
+    return new SandboxRuntimeError(engineAddress(docker), runtime);
+  return error;
+}

@@ -3,7 +3,7 @@ import os from 'node:os';
 import Docker from 'dockerode';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { DesktopSandbox } from './desktopSandbox.js';
-import { onEngine } from './engineErrors.js';
+import { onEngine, runtimeRefusal } from './engineErrors.js';
 import { DEFAULT_LIMITS, LABELS, hardenedCreateOptions, type SandboxLimits } from './hardening.js';
 import { SandboxdSession } from './sandboxdSession.js';
 
@@ -75,16 +75,21 @@ export class SandboxDriver {
       ...(worker !== undefined && { [LABELS.worker]: worker }),
       ...(extra.task ? { [LABELS.task]: extra.task } : {}),
     };
-    const container = await this.docker.createContainer(hardenedCreateOptions(this.opts.image, limits, labels, name));
+    const container = await this.docker
+      .createContainer(hardenedCreateOptions(this.opts.image, limits, labels, name))
+      .catch((error: unknown) => Promise.reject(runtimeRefusal(this.docker, limits.runtime, error)));
+    let sandbox: DesktopSandbox | undefined;
     try {
       await container.start();
       const session = await SandboxdSession.open(this.docker, container);
-      const sandbox = new DesktopSandbox(container.id, name, limits.screen, container, session, (s) => this.live.delete(s));
+      sandbox = new DesktopSandbox(container.id, name, limits.screen, container, session, (s) => this.live.delete(s));
       sandbox.host = this.hostName;
       this.live.add(sandbox);
       await sandbox.waitReady();
       return sandbox;
     } catch (error) {
+      // No longer driven even when the engine cannot remove it now (it went away): removeUndriven finds it later.
+      sandbox?.detach();
       await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
@@ -231,6 +236,16 @@ export class SandboxDriver {
         .catch((error: { statusCode?: number }) => {
           if (error.statusCode !== 404) throw error;
         });
+  }
+
+  /**
+   * Removes this process's containers it no longer drives (an engine that went away under a create
+   * or a warm fill leaves some it never heard back about); other processes' are left alone.
+   */
+  async removeUndriven(): Promise<void> {
+    const driven = new Set([...this.live].map((s) => s.id));
+    const left = (await this.ownContainers()).filter((c) => this.isOurs(c) && !driven.has(c.Id));
+    await this.removeIds(left.map((c) => c.Id));
   }
 
   /** Destroys every sandbox this driver created. */

@@ -17,6 +17,8 @@ export class WarmPool {
     private readonly refillDelayMs = 1_000,
     /** How many warm sandboxes the host has room for now (its capacity less the desktops in use). */
     private readonly room: () => number = () => Number.POSITIVE_INFINITY,
+    /** Told when a sandbox being made is ready (or failed): what it held of the host's room is free for a task again. */
+    private readonly settled: () => void = () => undefined,
   ) {}
 
   /** Starts creating sandboxes until `size` are ready or on their way. */
@@ -30,6 +32,7 @@ export class WarmPool {
         .finally(() => {
           this.filling--;
           for (const wake of this.waiters.splice(0)) wake();
+          this.settled();
         });
     }
   }

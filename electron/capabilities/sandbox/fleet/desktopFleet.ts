@@ -51,7 +51,17 @@ export class DesktopFleet {
     this.slots = await Promise.all(
       this.engines.map(
         async (e) =>
-          new HostSlot(e, { image, owner: this.opts.owner, limits: { ...this.opts.limits, ...(await limitsFor(e)) }, poolSize: this.opts.poolSize, ...(this.opts.worker && { worker: this.opts.worker }) }, wake),
+          new HostSlot(
+            e,
+            {
+              image,
+              owner: this.opts.owner,
+              limits: { ...this.opts.limits, ...(await limitsFor(e)) },
+              poolSize: this.opts.poolSize,
+              ...(this.opts.worker && { worker: this.opts.worker }),
+            },
+            wake,
+          ),
       ),
     );
     for (const slot of this.slots) if (await slot.hasImage()) slot.fill();
@@ -61,7 +71,11 @@ export class DesktopFleet {
   /** The engine a desktop of this fleet runs on. */
   engine(name: string): FleetEngine {
     const engine = this.engines.find((e) => e.name === name);
-    if (!engine) throw new AgentDeskError('not_found', `no sandbox host "${name}" (sandbox.hosts names ${this.engines.map((e) => e.name).join(', ')})`);
+    if (!engine)
+      throw new AgentDeskError(
+        'not_found',
+        `no sandbox host "${name}" (sandbox.hosts names ${this.engines.map((e) => e.name).join(', ')})`,
+      );
     return engine;
   }
 
@@ -97,13 +111,16 @@ export class DesktopFleet {
         continue;
       }
       const slot = this.slots.find((s) => s.name === placed.name)!;
+      // Another task may have taken the room while this one looked (the views were awaited): look again.
+      if (slot.room <= 0) continue;
       try {
         return await slot.acquire(taskId);
       } catch (error) {
         last = (error as Error).message;
-        if (await slot.ping()) throw error;
+        if (await slot.ping()) throw startFailure(slot.name, error);
         await slot.markDown();
-        if (++attempts >= PLACE_ATTEMPTS) throw new ToolError(`no sandbox host could start a desktop: ${last}`, true, 'desktop_unavailable');
+        if (++attempts >= PLACE_ATTEMPTS)
+          throw new ToolError(`no sandbox host could start a desktop: ${last}`, true, 'desktop_unavailable');
       }
     }
   }
@@ -180,4 +197,13 @@ export class DesktopFleet {
     await Promise.all(this.slots.map((s) => s.close().catch(() => undefined)));
     this.wake();
   }
+}
+
+/**
+ * A desktop that did not start on an engine that answers: one that was slow to come up (a loaded
+ * machine) is retryable — nothing ran in it yet; a refusal (an unknown runtime, bad options) is not.
+ */
+function startFailure(host: string, error: unknown): unknown {
+  if (!(error instanceof AgentDeskError) || error.code !== 'unavailable') return error;
+  return new ToolError(`no desktop could start on host ${host}: ${error.message}`, true, 'desktop_unavailable');
 }

@@ -4,6 +4,7 @@ import type { SandboxLimits } from '../hardening.js';
 import { SandboxDriver, type SandboxInfo, type SandboxWorker } from '../sandboxDriver.js';
 import { WarmPool } from '../warmPool.js';
 import type { FleetEngine } from './engineClient.js';
+import { taskRoom, warmRoom } from './placement.js';
 
 /** How long an engine may take to answer a ping before it counts as lost. */
 const PING_TIMEOUT_MS = 3_000;
@@ -49,8 +50,8 @@ export class HostSlot {
 
   /** Room for one more task desktop: capacity less those in use, being made, and warm ones still starting. */
   get room(): number {
-    const starting = this.pool ? this.pool.held - this.pool.available : 0;
-    return this.engine.capacity - this.inUse.size - this.pending - starting;
+    const warmStarting = this.pool ? this.pool.held - this.pool.available : 0;
+    return taskRoom({ capacity: this.engine.capacity, inUse: this.inUse.size, pending: this.pending, warmStarting });
   }
 
   /** Warm sandboxes ready now. */
@@ -66,7 +67,9 @@ export class HostSlot {
   /** Fills the warm pool within the capacity left. */
   fill(): void {
     if (!this.up || this.opts.poolSize === 0) return;
-    this.pool ??= new WarmPool(this.driver, this.opts.poolSize, 1_000, () => this.engine.capacity - this.inUse.size - this.pending);
+    const room = () => warmRoom({ capacity: this.engine.capacity, inUse: this.inUse.size, pending: this.pending });
+    // A warm desktop that finished starting frees the room it held: a task waiting for room looks again.
+    this.pool ??= new WarmPool(this.driver, this.opts.poolSize, 1_000, room, this.changed);
     this.pool.fill();
   }
 
@@ -110,7 +113,9 @@ export class HostSlot {
       let sandbox: DesktopSandbox | undefined;
       if (this.pool) {
         sandbox = await this.pool.acquire();
-        await this.driver.assign(sandbox, taskId).catch((error: Error) => process.emitWarning(`sandbox ${sandbox!.name}: ${error.message}`));
+        await this.driver
+          .assign(sandbox, taskId)
+          .catch((error: Error) => process.emitWarning(`sandbox ${sandbox!.name}: ${error.message}`));
       }
       sandbox ??= await this.driver.create({ task: taskId });
       return this.take(sandbox);
@@ -175,6 +180,7 @@ export class HostSlot {
   /** The engine answers again: what was lost on it is removed, then it takes desktops again. */
   async revive(): Promise<void> {
     await this.driver.removeIds([...this.lost.keys()]);
+    await this.driver.removeUndriven();
     this.lost.clear();
     this.image = undefined;
     this.up = true;
@@ -193,7 +199,16 @@ export class HostSlot {
 
   private row(id: string, name: string): SandboxInfo {
     const task = name.split('--')[1];
-    return { id, name, state: 'lost', owner: this.opts.owner, pid: process.pid, createdAt: new Date().toISOString(), host: this.name, ...(task && { task }) };
+    return {
+      id,
+      name,
+      state: 'lost',
+      owner: this.opts.owner,
+      pid: process.pid,
+      createdAt: new Date().toISOString(),
+      host: this.name,
+      ...(task && { task }),
+    };
   }
 
   /** Destroys the warm pool and every desktop of this engine's driver. */

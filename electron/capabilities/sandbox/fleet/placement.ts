@@ -25,6 +25,29 @@ export function place(hosts: readonly PlacementView[]): Placement {
   const roomiest = open.reduce<PlacementView | undefined>((best, h) => (!best || h.room > best.room ? h : best), undefined);
   if (roomiest) return { kind: 'host', name: roomiest.name };
   if (usable.length > 0) return { kind: 'wait' };
-  const why = hosts.map((h) => `${h.name}: ${h.up ? 'no desktop image (agent-desk sandbox build --host ' + h.name + ')' : 'the engine does not answer'}`);
+  const why = hosts.map(
+    (h) => `${h.name}: ${h.up ? 'no desktop image (agent-desk sandbox build --host ' + h.name + ')' : 'the engine does not answer'}`,
+  );
   return { kind: 'none', reason: why.join('; ') };
+}
+
+/** What one engine's desktops hold of its capacity now. */
+export interface EngineLoad {
+  capacity: number;
+  /** Task desktops in use. */
+  inUse: number;
+  /** Task desktops being made (or taken from the warm pool) now. */
+  pending: number;
+  /** Warm desktops still starting (ready ones are handed to the next task, so they are its room). */
+  warmStarting: number;
+}
+
+/** Room for one more task desktop: capacity less those in use, being made, and warm ones still starting. */
+export function taskRoom(load: EngineLoad): number {
+  return load.capacity - load.inUse - load.pending - load.warmStarting;
+}
+
+/** How many warm desktops the engine may hold: what its task desktops (in use and being made) leave. */
+export function warmRoom(load: Omit<EngineLoad, 'warmStarting'>): number {
+  return load.capacity - load.inUse - load.pending;
 }
