@@ -7,6 +7,9 @@ import type { FleetEngine } from './engineClient.js';
 import { HostSlot } from './hostSlot.js';
 import { place } from './placement.js';
 
+/** Pings in a row an engine may leave unanswered (late, not refused) before it counts as lost. */
+const LATE_PINGS_LOST = 3;
+
 /** How often every engine is pinged: a lost one marks its desktops lost, a returning one is cleaned and used again. */
 const WATCH_MS = 1_000;
 /** Placement tries this many engines for one desktop before the step is retried later. */
@@ -34,6 +37,8 @@ export class DesktopFleet {
   private waiters: (() => void)[] = [];
   private watch: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Pings each engine has left unanswered in a row. */
+  private readonly late = new Map<string, number>();
 
   constructor(
     readonly engines: readonly FleetEngine[],
@@ -169,9 +174,13 @@ export class DesktopFleet {
   private async check(): Promise<void> {
     for (const slot of this.slots) {
       if (this.closed) return;
-      const answers = await slot.ping();
-      if (!answers && slot.up) await slot.markDown();
-      else if (answers && !slot.up) await slot.revive().catch(() => undefined);
+      const answer = await slot.answer();
+      // A refusal is an engine gone; silence is lost only when it lasts (a loaded machine's dockerd answers late now and then).
+      const late = answer === 'late' ? (this.late.get(slot.name) ?? 0) + 1 : 0;
+      this.late.set(slot.name, late);
+      const lost = answer === 'down' || late >= LATE_PINGS_LOST;
+      if (lost && slot.up) await slot.markDown();
+      else if (answer === 'up' && !slot.up) await slot.revive().catch(() => undefined);
     }
   }
 

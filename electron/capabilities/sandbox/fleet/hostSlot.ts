@@ -135,19 +135,24 @@ export class HostSlot {
     if (this.up) this.fill();
   }
 
-  /** Whether the engine answers, in bounded time. */
-  async ping(): Promise<boolean> {
+  /** Whether the engine answers, in bounded time: `down` when it refuses (or its socket is gone), `late` when it says nothing in time. */
+  async answer(): Promise<'up' | 'late' | 'down'> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)));
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), PING_TIMEOUT_MS)));
     const answered = this.engine.docker.ping().then(
-      () => true,
-      () => false,
+      () => 'up' as const,
+      () => 'down' as const,
     );
     try {
       return await Promise.race([answered, late]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Whether the engine answers in time. */
+  async ping(): Promise<boolean> {
+    return (await this.answer()) === 'up';
   }
 
   /** A session ended under a call: lost when its engine does not answer or the container stopped; removed on purpose is not lost. */
