@@ -30,14 +30,18 @@ const RUNTIMES: { runtime: SandboxRuntime; skip: string | undefined }[] = [
   },
 ];
 
-/** A desktop task: an idempotent write, a click (a side effect: held uncertain if its desktop is lost under it), a screenshot. */
+/**
+ * A desktop task: an idempotent write, a click (a side effect: held uncertain if its desktop is
+ * lost under it), a screenshot. The click is a right click on the bare desktop, which opens the
+ * window manager's menu: a click that changes nothing is `no_effect`, not a success.
+ */
 const playbook = (i: number) => `name: fleet-${i}
 steps:
   - tool: sandbox.write_file
     args: { path: note.txt, content: "task ${i}" }
     retries: 3
   - tool: computer
-    args: { action: click, x: 20, y: 20 }
+    args: { action: click, x: 20, y: 20, button: right }
   - tool: computer
     args: { action: screenshot }
     retries: 3
