@@ -1,15 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { connectGateway } from '../../../electron/capabilities/transports/wsClient.js';
 import type { Approval } from '../../../electron/contract/index.js';
-import { CliSandbox, explain } from '../../support/cliSandbox.js';
+import { explain, type CliSandbox } from '../../support/cliSandbox.js';
 import { startTestProvider, type TestAccount, type TestProvider } from '../../support/oidcProvider.js';
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { freePort, startServeOn, type ServeProcess } from '../../support/serveProcess.js';
-import { launchChromium } from '../renderer/uiSession.js';
+import { useUiSession } from '../renderer/uiSession.js';
 import { TIDY } from '../renderer/taskStates.js';
 
 const skip = missing('chromium');
@@ -18,23 +17,16 @@ const ACCOUNTS: TestAccount[] = [
   { id: 'eve', name: 'Eve', email: 'eve@example.test', groups: ['finance'] },
 ];
 
-let browser: Browser | undefined;
+const ui = useUiSession(skip);
 let provider: TestProvider | undefined;
 let cli: CliSandbox | undefined;
-beforeAll(async () => {
-  if (!skip) browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 afterEach(async () => {
-  await cli?.cleanup();
   await provider?.close();
-  cli = provider = undefined;
+  provider = undefined;
 });
 
 async function startGateway(): Promise<{ serve: ServeProcess; url: string }> {
-  cli = new CliSandbox();
+  cli = ui.home();
   const port = await freePort();
   provider = await startTestProvider(ACCOUNTS, [`http://127.0.0.1:${port}/auth/callback`]);
   const oidc = {
@@ -55,7 +47,7 @@ async function startGateway(): Promise<{ serve: ServeProcess; url: string }> {
 async function login(url: string, who: string): Promise<string> {
   const child = cli!.spawn(['login', '--gateway', url]);
   const [, address] = await child.waitForOutput(/Open this address to sign in:\n\s+(\S+)/);
-  const page = await (await browser!.newContext()).newPage();
+  const page = await (await ui.browser.newContext()).newPage();
   await page.goto(address!);
   await page.locator('input[name="login"]').fill(who);
   await page.locator('input[name="password"]').fill('any password');

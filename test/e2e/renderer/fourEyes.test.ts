@@ -7,6 +7,7 @@ import { startTestProvider, type TestAccount, type TestProvider } from '../../su
 import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { freePort, startServeOn, type ServeProcess } from '../../support/serveProcess.js';
+import { orderPlaybook } from './taskStates.js';
 import { shot, useUiSession, requireBuiltUi, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
@@ -19,16 +20,6 @@ const ACCOUNTS: TestAccount[] = [
   { id: 'carol', name: 'Carol', email: 'carol@example.test', groups: ['finance'] },
   { id: 'victor', name: 'Victor', email: 'victor@example.test', groups: [] },
 ];
-
-const orderPlaybook = (origin: string, name: string) => `name: ${name}
-steps:
-  - tool: browser.navigate
-    args: { url: "${origin}/order-form.html" }
-  - tool: browser.fill
-    args: { role: textbox, name: Address, value: "12 Quay Street" }
-  - tool: browser.click
-    args: { role: button, name: Place order }
-`;
 
 let provider: TestProvider | undefined;
 afterEach(async () => {

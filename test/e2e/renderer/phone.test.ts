@@ -6,7 +6,7 @@ import type { Approval } from '../../../electron/contract/index.js';
 import { missing } from '../../support/requirements.js';
 import { startServe, type ServeProcess } from '../../support/serveProcess.js';
 import { seriousAxeViolations } from './axe.js';
-import { TIDY, pendingApprovalOf, taskInEveryState } from './taskStates.js';
+import { TIDY, orderPlaybook, pendingApprovalOf, taskInEveryState } from './taskStates.js';
 import { requireBuiltUi, shot, useUiSession, WAIT } from './uiSession.js';
 
 const skip = missing('chromium');
@@ -143,15 +143,6 @@ async function tabOrder(page: Page, stops = 16): Promise<string[]> {
 }
 
 /** The order playbook of the pages fixture: its "Place order" click asks, with a marked screenshot. */
-const orderPlaybook = (origin: string) => `name: phone-order
-steps:
-  - tool: browser.navigate
-    args: { url: "${origin}/order-form.html" }
-  - tool: browser.fill
-    args: { role: textbox, name: Address, value: "12 Quay Street" }
-  - tool: browser.click
-    args: { role: button, name: Place order }
-`;
 
 describe.skipIf(skip)(`the web UI on a phone${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('every view fits 360–430 px in English and 简体中文: no sideways scroll, the top bar on screen, no serious axe finding', async () => {

@@ -18,6 +18,17 @@ ${title}    tool: fs.delete
 ${acceptance}`;
 }
 
+/** The order form of the test pages (`fixtures/pages`): fill the address, then Place order, which asks as a payment. */
+export const orderPlaybook = (origin: string, name = 'phone-order') => `name: ${name}
+steps:
+  - tool: browser.navigate
+    args: { url: "${origin}/order-form.html" }
+  - tool: browser.fill
+    args: { role: textbox, name: Address, value: "12 Quay Street" }
+  - tool: browser.click
+    args: { role: button, name: Place order }
+`;
+
 /** A write, then a delete that asks. */
 export const TIDY = writeThenDelete('tidy-log', 'old.log', { title: 'Remove the old log' });
 const TIDY_CHECKED = writeThenDelete('tidy-checked', 'done.log', { checked: true });
