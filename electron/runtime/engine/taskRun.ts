@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { ulid } from 'ulid';
-import type { BudgetHold, Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
+import type { Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision } from '../planning/planner.js';
-import { loopStop, SPEND_METRICS, taskBudgetStop, type BudgetStop } from './budgetStop.js';
+import { loopStop, taskBudgetStop, type BudgetStop } from './budgetStop.js';
+import { budgetHold, limitReached, writeUsage } from './runBudget.js';
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { refusedClaim } from './leaseRefusal.js';
@@ -19,9 +19,6 @@ import { StepLog } from './stepLog.js';
 import type { StepRecorder } from './stepRecorder.js';
 import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
-import { spendOwnerOf } from './spendGuard.js';
-import { BudgetHoldRepo } from '../store/budgetHoldRepo.js';
-import { SpendRepo } from '../store/spendRepo.js';
 import { extend } from '../extend.js';
 import { storeUnreachable } from '../store/openErrors.js';
 import { isFenceBroken } from '../store/runFence.js';
@@ -76,7 +73,7 @@ export class TaskRun {
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
     this.commits = new CommitQueue(deps.clock, (fn) => this.fenced(fn));
-    this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => this.writeUsage(tx, usage, at), true));
+    this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => writeUsage(tx, this.task, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
       trace: (type, data, stepId) => this.trace(type, data, stepId),
@@ -205,7 +202,7 @@ export class TaskRun {
     const executor = new StepExecutor(this.deps, run, this.recorder);
     for (;;) {
       if ((await this.honourControl()) === 'stopped') return;
-      const over = await this.limitReached();
+      const over = await limitReached(this.deps, this.task, this.usageNow(), isoAt(this.deps.clock.now()), (fn) => this.write(fn));
       if (over) return void (await this.askToRaise(over));
       const decision = await this.planNext();
       if (!decision) return void (await this.honourControl());
@@ -316,7 +313,7 @@ export class TaskRun {
     this.meter.trackHumanWait(to);
     let now: Task | undefined;
     await this.write(async (tx) => {
-      await this.writeUsage(tx, usage, at);
+      await writeUsage(tx, this.task, usage, at);
       now = await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
       await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
     });
@@ -383,44 +380,11 @@ export class TaskRun {
 
   // ---- budgets that pause and ask (docs/architecture.md, "Budgets") -------------------------
 
-  /**
-   * The usage row and the owner's ledger charge, in one transaction: the charge is the task's
-   * new total less what it was charged before, so no retry or takeover counts twice.
-   */
-  private async writeUsage(tx: Repos, usage: Usage, at: string): Promise<void> {
-    await tx.tasks.setUsage(this.taskId, usage, at);
-    const tokens = usage.tokensIn + usage.tokensOut;
-    if (usage.costUsd > 0 || tokens > 0)
-      await new SpendRepo(tx.sql).charge(this.taskId, spendOwnerOf(this.task), { usd: usage.costUsd, tokens }, at);
-  }
-
-  /**
-   * Before a model call: the task's own budget, then (a task that calls models, with limits in
-   * config) its owner's day and the team's month, read right after charging this run's spend.
-   */
-  private async limitReached(): Promise<BudgetStop | undefined> {
-    const usage = this.usageNow();
-    const own = taskBudgetStop(this.task.budget, usage, SPEND_METRICS);
-    if (own) return own;
-    const guard = this.deps.spend;
-    if (!guard?.active || (this.task.plan.kind !== 'goal' && usage.modelCalls === 0)) return undefined;
-    const at = isoAt(this.deps.clock.now());
-    let stop: BudgetStop | undefined;
-    await this.write(async (tx) => {
-      await this.writeUsage(tx, usage, at);
-      stop = await guard.check(new SpendRepo(tx.sql), spendOwnerOf(this.task), at);
-    });
-    return stop;
-  }
-
   /** Stops at a limit with a question that survives restarts (a hold); `budgets.raise` lets the task continue. */
   private async askToRaise(stop: BudgetStop, data: Record<string, unknown> = {}): Promise<RunStop> {
-    const at = isoAt(this.deps.clock.now());
-    const hold: BudgetHold = { id: `bh_${ulid()}`, taskId: this.taskId, askedAt: at, ...stop.hold };
-    const { limit, metric, spent, cap, raiseBy } = hold;
-    const event = limit === 'loop' ? 'loop.detected' : 'budget.exceeded';
-    this.trace(event, { reason: stop.why.reason, holdId: hold.id, limit, metric, spent, cap, raiseBy, ...data });
-    this.commits.queue((tx) => new BudgetHoldRepo(tx.sql).open(hold)); // lands with the transition
+    const hold = budgetHold(this.taskId, stop, isoAt(this.deps.clock.now()), data);
+    this.trace(hold.event, hold.data);
+    this.commits.queue(hold.persist); // lands with the transition
     await this.transition('waiting_user', stop.why);
     return 'stopped';
   }
