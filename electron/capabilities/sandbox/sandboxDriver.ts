@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import Docker from 'dockerode';
 import { AgentDeskError } from '../../runtime/errors.js';
+import { oneSandboxMatch } from './sandboxMatch.js';
 import { DesktopSandbox } from './desktopSandbox.js';
 import { onEngine, runtimeRefusal } from './engineErrors.js';
 import { DEFAULT_LIMITS, LABELS, hardenedCreateOptions, type SandboxLimits } from './hardening.js';
@@ -158,17 +159,10 @@ export class SandboxDriver {
   async destroy(idOrName: string): Promise<void> {
     const live = [...this.live].find((s) => s.id === idOrName || s.name === idOrName);
     if (live) return live.destroy();
-    const matches = (await this.list()).filter((c) => c.name === idOrName || (idOrName.length >= 6 && c.id.startsWith(idOrName)));
-    if (matches.length !== 1)
-      throw new AgentDeskError(
-        matches.length ? 'invalid_params' : 'not_found',
-        matches.length
-          ? `"${idOrName}" matches ${matches.length} sandboxes; give more of the id`
-          : `no desktop sandbox "${idOrName}" of this data folder (sandbox list shows them)`,
-      );
+    const match = oneSandboxMatch(await this.list(), idOrName);
     await onEngine(this.docker, () =>
       this.docker
-        .getContainer(matches[0]!.id)
+        .getContainer(match.id)
         .remove({ force: true, v: true })
         .catch((error: { statusCode?: number }) => {
           if (error.statusCode !== 404) throw error;

@@ -3,6 +3,7 @@ import { ToolError } from '../../../runtime/tools/types.js';
 import type { DesktopSandbox } from '../desktopSandbox.js';
 import type { SandboxLimits } from '../hardening.js';
 import { SandboxDriver, type SandboxInfo, type SandboxWorker } from '../sandboxDriver.js';
+import { oneSandboxMatch } from '../sandboxMatch.js';
 import type { FleetEngine } from './engineClient.js';
 import { HostSlot } from './hostSlot.js';
 import { place } from './placement.js';
@@ -151,17 +152,11 @@ export class DesktopFleet {
   async destroy(idOrName: string): Promise<void> {
     const controls = [...this.controls.values()];
     if (controls.length === 1) return controls[0]!.destroy(idOrName);
-    const matches = (await this.list()).filter(
-      (c) => c.state !== 'lost' && (c.name === idOrName || (idOrName.length >= 6 && c.id.startsWith(idOrName))),
+    const match = oneSandboxMatch(
+      (await this.list()).filter((c) => c.state !== 'lost'),
+      idOrName,
     );
-    if (matches.length !== 1)
-      throw new AgentDeskError(
-        matches.length ? 'invalid_params' : 'not_found',
-        matches.length
-          ? `"${idOrName}" matches ${matches.length} sandboxes; give more of the id`
-          : `no desktop sandbox "${idOrName}" of this data folder (sandbox list shows them)`,
-      );
-    await this.controls.get(matches[0]!.host ?? '')!.destroy(matches[0]!.id);
+    await this.controls.get(match.host ?? '')!.destroy(match.id);
   }
 
   /** Removes what killed runtimes of this owner left, on every engine that answers. */
