@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import Docker from 'dockerode';
-import { AgentDeskError } from '../../runtime/errors.js';
 import { oneSandboxMatch } from './sandboxMatch.js';
 import { DesktopSandbox } from './desktopSandbox.js';
 import { onEngine, runtimeRefusal } from './engineErrors.js';
