@@ -13,6 +13,12 @@ for _ in $(seq 1 100); do
   sleep 0.02
 done
 openbox >/tmp/openbox.log 2>&1 &
+# Ready only once the window manager manages the screen (EWMH: it names itself on the root window):
+# before that a click on the desktop opens no menu and a new window is not placed or maximized.
+for _ in $(seq 1 250); do
+  xprop -display "$DISPLAY" -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
+  sleep 0.02
+done
 # The accessibility bus (Chromium and GTK apps publish their trees on it; a11y.tree reads them).
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/tmp/atspi.log 2>&1 &
 # Ready only once it answers: Chromium decides at launch whether to publish its tree.

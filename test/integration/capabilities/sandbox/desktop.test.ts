@@ -27,6 +27,13 @@ describe.skipIf(skip)('a desktop sandbox over docker exec stdio', () => {
     await driver?.close();
   });
 
+  // First, right after create: a desktop is ready only once its window manager manages the screen
+  // (before that a right click opens no menu, and a click on the bare desktop is no_effect).
+  it('is ready only once the window manager manages the screen', async () => {
+    const run = await sandbox.call('exec.run', { command: ['xprop', '-root', '_NET_SUPPORTING_WM_CHECK'] });
+    expect(run.stdout).toMatch(/window id/);
+  });
+
   it('reports health with the screen size', async () => {
     const health = await sandbox.call('health', {});
     expect(health).toMatchObject({ ok: true, display: ':99', screen: { width: 1280, height: 800 } });

@@ -12,7 +12,8 @@ import { openTestRuntime, waitForState, type TestRuntime } from '../../../suppor
 import { desktopImage } from '../../../support/sandboxImage.js';
 
 const CHECK = { id: 'sc_1', code: 'malicious_instructions', message: 'The page asks to transfer money.' };
-const CLICK = { type: 'click', x: 640, y: 400, button: 'left' };
+/** A right click on the bare desktop opens the window manager's menu: a click that changes nothing would be no_effect. */
+const CLICK = { type: 'click', x: 640, y: 400, button: 'right' };
 const operator: CallContext = { scopes: ALL_SCOPES.filter((s) => s !== 'operator.secrets'), clientId: 'ws:alice' };
 
 type Item = { type?: string; call_id?: string; acknowledged_safety_checks?: unknown };
