@@ -1,4 +1,4 @@
-import type { ComputerAction, ComputerActionResult, DesktopObservation, ScreenBox } from '../../contract/index.js';
+import type { ActionChange, ComputerAction, ComputerActionResult, DesktopObservation, ScreenBox } from '../../contract/index.js';
 import { changesBetween, isDisabled } from '../../runtime/gui/actionEffect.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import type { DesktopSession } from './desktopSession.js';
@@ -10,6 +10,13 @@ const CHECKED = new Set<ComputerAction['action']>(['click', 'drag', 'type', 'key
 const MARGIN = 16;
 /** The square watched around a bare coordinate. */
 const POINT_BOX = 48;
+/**
+ * How long a slow application may take to show an action's effect once the screen was still: a
+ * loaded machine's window manager can draw a menu after the settle's quiet frames. Only an action
+ * that seems to have changed nothing waits for it.
+ */
+const LATE_EFFECT_MS = 1_500;
+const LATE_EFFECT_POLL_MS = 250;
 
 /** The action changed nothing on the desktop: the model is told, never a success. */
 export class NoEffectError extends ToolError {
@@ -65,11 +72,15 @@ export async function verifiedAction(
   const before =
     nodeId !== undefined && first.node === undefined ? { ...first, node: first.focus.find((n) => n.id === nodeId) ?? null } : first;
   const result = await act();
-  const after = await observe(nodeId);
-  const changed = changesBetween(before, after);
   // A control the tree says is disabled can do nothing itself: a blur elsewhere is not its effect.
-  const own = isDisabled(resolution?.target.states) ? changed.filter((c) => c === 'element' || c === 'pixels' || c === 'window') : changed;
-  if (own.length === 0) throw new NoEffectError(noEffectMessage(a, resolution, before));
+  const own = (changed: ActionChange[]) =>
+    isDisabled(resolution?.target.states) ? changed.filter((c) => c === 'element' || c === 'pixels' || c === 'window') : changed;
+  let changed = changesBetween(before, await observe(nodeId));
+  for (const until = Date.now() + LATE_EFFECT_MS; own(changed).length === 0 && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, LATE_EFFECT_POLL_MS));
+    changed = changesBetween(before, await observe(nodeId));
+  }
+  if (own(changed).length === 0) throw new NoEffectError(noEffectMessage(a, resolution, before));
   return { ...result, changed };
 }
 

@@ -18,6 +18,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>Grounding</title>
 <button id="save" onclick="document.title = 'saved'">Save note</button>
 <button disabled onclick="document.title = 'bought'">Buy now</button>
 <div><button onclick="document.title = 'deleted 1'">Delete</button><button onclick="document.title = 'deleted 2'">Delete</button></div>
+<div style="margin: 12px" onclick="setTimeout(() => { this.textContent = 'Loaded at last' }, 700)">Load later</div>
 <canvas id="c" width="640" height="180"></canvas>
 <script>
   const c = document.getElementById('c');
@@ -65,6 +66,13 @@ describe.skipIf(skip)('element targets on a real desktop', () => {
   afterAll(async () => {
     await h?.cleanup();
   });
+
+  // First, while nothing has the focus: the click's only effect is the text the page shows 0.7 s later.
+  it('a click whose effect shows only after the screen was still is waited for, not no_effect', async () => {
+    const result = await act({ action: 'click', target: { text: 'Load later' } });
+    expect(result.changed).toContain('pixels');
+    expect(JSON.stringify(await session.sandbox.call('a11y.tree', { values: false }))).toContain('Loaded at last');
+  }, 120_000);
 
   it('finds a button by role and name in the accessibility tree, with the box the page has, and the click lands', async () => {
     const dom = (await session.sandbox.call('browser.targets', {})).targets.find((t) => t.id === 'save')!;

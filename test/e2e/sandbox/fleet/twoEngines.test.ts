@@ -116,10 +116,12 @@ for (const { runtime, skip } of RUNTIMES)
         await b.stop();
         // A step held uncertain (its desktop was lost under it) waits for a person: the desktop is gone with its effect, so rerun.
         const resolved = new Set<string>();
-        await pollUntil(
+        // A task that ended failed ends the wait at once (a poll would keep trying until its deadline).
+        const ended = await pollUntil(
           'every task succeeded',
           async () => {
             const all = await states();
+            done(all);
             for (const t of all) {
               if (t.state !== 'waiting_user' || resolved.has(t.id)) continue;
               const steps: Step[] = await rt.store.steps.forTask(t.id);
@@ -128,11 +130,12 @@ for (const { runtime, skip } of RUNTIMES)
               await rt.engine.resume(t.id, 'rerun');
             }
             const failed = all.find((t) => t.state === 'failed' || t.state === 'cancelled');
-            if (failed) throw new Error(`task ${failed.id} ${failed.state}: ${failed.stateReason ?? ''}`);
-            return done(all) === TASKS ? true : undefined;
+            if (failed) return `task ${failed.id} ${failed.state}: ${failed.stateReason ?? ''}`;
+            return done(all) === TASKS ? 'all succeeded' : undefined;
           },
-          { timeoutMs: 600_000, intervalMs: 200, lastSeen: () => [...resolved] },
+          { timeoutMs: 600_000, intervalMs: 200, lastSeen: () => [...seen, ...[...resolved].map((id) => `rerun ${id}`)] },
         );
+        expect(ended).toBe('all succeeded');
 
         // No effect twice: each click ran to completion once; one that was sent again was held uncertain first, by a person's decision.
         for (const t of tasks) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../electron/runtime/assembleRuntime.js';
 import { TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.js';
 import { openStoreTestRuntime, STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
@@ -13,8 +13,10 @@ steps:
   - { id: hold, tool: test.hold, args: {} }
 `;
 
+// Held anew for each test: the first test's release must not let the second's tasks finish at once.
 let release: () => void = () => undefined;
-const held = new Promise<void>((r) => (release = r));
+let held: Promise<void>;
+beforeEach(() => void (held = new Promise<void>((r) => (release = r))));
 const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: async () => (await held, { ok: true }) });
 
 let h: TestRuntime | undefined;
@@ -31,7 +33,12 @@ afterEach(async () => {
 /** Queued tasks of agent `solo`; their entries' seqs, oldest first. */
 async function queueSolo(rt: Runtime, home: string, n: number): Promise<number[]> {
   for (let i = 0; i < n; i++) {
-    const task = await rt.engine.create({ title: `solo ${i}`, plan: { kind: 'playbook', source: HELD, baseDir: home }, inputs: {}, agent: 'solo' });
+    const task = await rt.engine.create({
+      title: `solo ${i}`,
+      plan: { kind: 'playbook', source: HELD, baseDir: home },
+      inputs: {},
+      agent: 'solo',
+    });
     await rt.scheduler.queue.add(task.id);
   }
   return (await new TaskQueueRepo(rt.store.sql).all()).map((e) => e.seq);
@@ -49,7 +56,8 @@ describe.each(STORE_KINDS)("an agent's concurrency limit across workers (%s stor
     other = h.another();
     const [first, second, third] = await queueSolo(h.rt, h.home, 3);
     const at = new Date().toISOString();
-    const claimIn = (rt: Runtime, seq: number, worker: string) => new TaskQueueRepo(rt.store.sql).claimWithinLimit(seq, worker, at, 'solo', 1);
+    const claimIn = (rt: Runtime, seq: number, worker: string) =>
+      new TaskQueueRepo(rt.store.sql).claimWithinLimit(seq, worker, at, 'solo', 1);
     // Both read the agent's running count as 0 before either claims (what each worker's pump saw).
     expect([await runningSolo(h.rt), await runningSolo(other)]).toEqual([0, 0]);
     expect(await claimIn(h.rt, first!, 'w-a')).toBe(true);
@@ -71,7 +79,12 @@ describe.each(STORE_KINDS)("an agent's concurrency limit across workers (%s stor
     await queueSolo(h.rt, h.home, 4);
     h.rt.scheduler.queue.start();
     other.scheduler.queue.start();
-    await Promise.all([h.rt.scheduler.queue.pump(), other.scheduler.queue.pump(), h.rt.scheduler.queue.pump(), other.scheduler.queue.pump()]);
+    await Promise.all([
+      h.rt.scheduler.queue.pump(),
+      other.scheduler.queue.pump(),
+      h.rt.scheduler.queue.pump(),
+      other.scheduler.queue.pump(),
+    ]);
     expect(await runningSolo(h.rt)).toBe(1);
     expect(h.rt.scheduler.queue.active + other.scheduler.queue.active).toBe(1);
   });
