@@ -8,23 +8,17 @@ dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork --nopidfile
 # sandboxd loads its modules while X starts; the host reaches it with `docker exec … socat`.
 node /opt/sandboxd/dist/sandbox-images/desktop/sandboxd/src/main.js --listen /tmp/sandboxd.sock 2>/tmp/sandboxd.log &
 Xvfb "$DISPLAY" -screen 0 "${SCREEN}x24" -nolisten tcp -ac +extension XTEST -ardelay 60000 >/tmp/xvfb.log 2>&1 &
-for _ in $(seq 1 100); do
-  xdpyinfo -display "$DISPLAY" >/dev/null 2>&1 && break
-  sleep 0.02
-done
+# Each wait below is bounded by the host's readiness timeout, not here: on a loaded machine X, the
+# window manager or the bus can take seconds, and a desktop that gave up waiting is no desktop
+# (openbox started before X answers exits, and a click on an unmanaged screen changes nothing).
+until xdpyinfo -display "$DISPLAY" >/dev/null 2>&1; do sleep 0.05; done
 openbox >/tmp/openbox.log 2>&1 &
 # Ready only once the window manager manages the screen (EWMH: it names itself on the root window):
 # before that a click on the desktop opens no menu and a new window is not placed or maximized.
-for _ in $(seq 1 250); do
-  xprop -display "$DISPLAY" -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
-  sleep 0.02
-done
+until xprop -display "$DISPLAY" -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'; do sleep 0.05; done
 # The accessibility bus (Chromium and GTK apps publish their trees on it; a11y.tree reads them).
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/tmp/atspi.log 2>&1 &
 # Ready only once it answers: Chromium decides at launch whether to publish its tree.
-for _ in $(seq 1 100); do
-  dbus-send --session --dest=org.a11y.Bus --print-reply /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1 && break
-  sleep 0.02
-done
+until dbus-send --session --dest=org.a11y.Bus --print-reply /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1; do sleep 0.05; done
 touch /tmp/desktop-ready
 wait
