@@ -7,7 +7,9 @@ mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork --nopidfile >/tmp/dbus.log 2>&1 &
 # sandboxd loads its modules while X starts; the host reaches it with `docker exec … socat`.
 node /opt/sandboxd/dist/sandbox-images/desktop/sandboxd/src/main.js --listen /tmp/sandboxd.sock 2>/tmp/sandboxd.log &
-Xvfb "$DISPLAY" -screen 0 "${SCREEN}x24" -nolisten tcp -ac +extension XTEST -ardelay 60000 >/tmp/xvfb.log 2>&1 &
+# -noreset: an X server resets when its last client leaves, and the readiness probes below are
+# clients; a reset while openbox connects killed it, leaving a desktop with no window manager.
+Xvfb "$DISPLAY" -screen 0 "${SCREEN}x24" -nolisten tcp -ac -noreset +extension XTEST -ardelay 60000 >/tmp/xvfb.log 2>&1 &
 # Each wait below is bounded by the host's readiness timeout, not here: on a loaded machine X, the
 # window manager or the bus can take seconds, and a desktop that gave up waiting is no desktop
 # (openbox started before X answers exits, and a click on an unmanaged screen changes nothing).

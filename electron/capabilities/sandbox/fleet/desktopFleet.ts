@@ -205,9 +205,13 @@ export class DesktopFleet {
 
 /**
  * A desktop that did not start on an engine that answers: one that was slow to come up (a loaded
- * machine) is retryable — nothing ran in it yet; a refusal (an unknown runtime, bad options) is not.
+ * machine) or that the engine failed on its side (a 5xx, as while it shuts down) is retryable —
+ * nothing ran in it yet; a refusal (an unknown runtime, bad options) is not.
  */
-function startFailure(host: string, error: unknown): unknown {
-  if (!(error instanceof AgentDeskError) || error.code !== 'unavailable') return error;
-  return new ToolError(`no desktop could start on host ${host}: ${error.message}`, true, 'desktop_unavailable');
+export function startFailure(host: string, error: unknown): unknown {
+  const slow = error instanceof AgentDeskError && error.code === 'unavailable';
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  const engineSide = !(error instanceof AgentDeskError) && typeof status === 'number' && status >= 500;
+  if (!slow && !engineSide) return error;
+  return new ToolError(`no desktop could start on host ${host}: ${(error as Error).message}`, true, 'desktop_unavailable');
 }
