@@ -102,13 +102,19 @@ export class DesktopFleet {
     }
     let attempts = 0;
     let last = '';
+    // Engines that answer but just failed a start (a 5xx, as while one shuts down): not this desktop's.
+    const failed = new Set<string>();
     for (;;) {
       signal?.throwIfAborted();
       const views = await Promise.all(
-        this.slots.map(async (s) => ({ name: s.name, up: s.up, hasImage: s.up && (await s.hasImage()), room: s.room, warm: s.warm })),
+        this.slots.map(async (s) => {
+          const up = s.up && !failed.has(s.name);
+          return { name: s.name, up, hasImage: up && (await s.hasImage()), room: s.room, warm: s.warm };
+        }),
       );
       const placed = place(views);
       if (placed.kind === 'none') {
+        if (failed.size > 0) throw new ToolError(`no sandbox host could start a desktop: ${last}`, true, 'desktop_unavailable');
         if (views.some((v) => v.up)) throw new AgentDeskError('unavailable', `no sandbox host can take a desktop: ${placed.reason}`);
         throw new ToolError(`no sandbox host can take a desktop: ${placed.reason}`, true, 'desktop_unavailable');
       }
@@ -123,8 +129,11 @@ export class DesktopFleet {
         return await slot.acquire(taskId);
       } catch (error) {
         last = (error as Error).message;
-        if (await slot.ping()) throw startFailure(slot.name, error);
-        await slot.markDown();
+        if (await slot.ping()) {
+          const failure = startFailure(slot.name, error);
+          if (!(failure instanceof ToolError)) throw failure;
+          failed.add(slot.name);
+        } else await slot.markDown();
         if (++attempts >= PLACE_ATTEMPTS)
           throw new ToolError(`no sandbox host could start a desktop: ${last}`, true, 'desktop_unavailable');
       }
