@@ -137,15 +137,18 @@ for (const { runtime, skip } of RUNTIMES)
         );
         expect(ended).toBe('all succeeded');
 
-        // No effect twice: each click ran to completion once; one that was sent again was held uncertain first, by a person's decision.
+        // No effect twice: each click ran to completion once. Every other start of it ended either
+        // uncertain (sent again only by a person's rerun) or failed for want of a desktop, before
+        // anything was sent (the engine retries a side effect only when it knows it did not happen).
         for (const t of tasks) {
           const steps = await rt.store.steps.forTask(t.id);
           const clicks = steps.filter((s) => s.tool === 'computer' && s.index === 1);
           expect(clicks.filter((s) => s.status === 'completed')).toHaveLength(1);
-          const trace = await rt.store.trace.page(t.id, 0, 10_000);
-          const started = trace.filter((e) => e.type === 'step.started' && (e.data as { index?: number }).index === 1).length;
-          const uncertain = trace.filter((e) => e.type === 'step.uncertain').length;
-          expect(started).toBe(1 + uncertain);
+          const trace = (await rt.store.trace.page(t.id, 0, 10_000)).filter((e) => (e.data as { index?: number }).index === 1);
+          const count = (type: string) => trace.filter((e) => e.type === type).length;
+          const unsent = trace.filter((e) => e.type === 'step.failed').map((e) => String((e.data as { error?: unknown }).error));
+          for (const error of unsent) expect(error).toMatch(/desktop|sandbox host/);
+          expect(count('step.started')).toBe(1 + count('step.uncertain') + unsent.length);
         }
         // b answers again: what was lost on it is removed by the fleet (its warm pool fills b again).
         await b.start();
