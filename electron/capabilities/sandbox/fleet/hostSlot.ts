@@ -155,7 +155,12 @@ export class HostSlot {
     return (await this.answer()) === 'up';
   }
 
-  /** A session ended under a call: lost when its engine does not answer or the container stopped; removed on purpose is not lost. */
+  /**
+   * A session ended under a call (a desktop destroyed on purpose is never asked): lost when its
+   * engine does not answer, the container stopped, or the container runs on with its sandboxd
+   * gone (the daemon died, or its exec stream broke: it answers nothing more, so it is removed).
+   * A container removed on purpose is not lost.
+   */
   private async probe(sandbox: DesktopSandbox): Promise<boolean> {
     const state = await onEngine(this.engine.docker, () => this.engine.docker.getContainer(sandbox.id).inspect()).then(
       (info) => (info.State.Running ? 'running' : 'stopped'),
@@ -163,7 +168,8 @@ export class HostSlot {
     );
     if (state === 'unreachable') await this.markDown();
     else if (state === 'stopped') this.remember(sandbox);
-    return state === 'unreachable' || state === 'stopped';
+    else if (state === 'running') await this.driver.removeIds([sandbox.id]).catch(() => this.remember(sandbox));
+    return state !== 'removed';
   }
 
   /** The engine is lost: its desktops are marked lost (their tasks go on elsewhere), its pool dropped. */
