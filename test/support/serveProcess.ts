@@ -45,7 +45,8 @@ export async function freePort(): Promise<number> {
 
 /** `startServe` on a fixed port (a restart comes back where the page expects it). */
 export function startServeOn(sandbox: CliSandbox, port: number, more: readonly string[] = []): Promise<ServeProcess> {
-  return startServe(sandbox, 30_000, [...more, '--port', String(port)]);
+  // A gateway restarted mid-soak (three workers, hundreds of tasks, two cores) took over 30 s to announce itself once.
+  return startServe(sandbox, 90_000, [...more, '--port', String(port)]);
 }
 
 /** Starts `agent-desk serve --port 0` (and `more` options, `env` added) in the sandbox and waits until it announced its gateway. */
