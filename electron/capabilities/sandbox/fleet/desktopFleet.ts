@@ -132,6 +132,7 @@ export class DesktopFleet {
         if (await slot.ping()) {
           const failure = startFailure(slot.name, error);
           if (!(failure instanceof ToolError)) throw failure;
+          last = failure.message;
           failed.add(slot.name);
         } else await slot.markDown();
         if (++attempts >= PLACE_ATTEMPTS)
