@@ -11,6 +11,11 @@ export const ZoomRegionSchema = z
   .tuple([Coord, Coord, Coord, Coord])
   .refine(([x1, y1, x2, y2]) => x2 > x1 && y2 > y1, 'a region is [x1, y1, x2, y2] with x2 > x1 and y2 > y1');
 
+/** A model space's size: the screenshot a coordinate was given on. */
+export const ModelSizeSchema = z
+  .object({ width: z.number().int().min(1).max(16_384), height: z.number().int().min(1).max(16_384) })
+  .strict();
+
 /** A point in model space. */
 export const ModelPointSchema = z.object({ x: Coord, y: Coord }).strict();
 
@@ -75,6 +80,8 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
       x: Coord.optional(),
       y: Coord.optional(),
       target: ElementTargetSchema.optional(),
+      /** A recorded click: the model space its x/y were in; they never stand in for its target (see `onThisScreen`). */
+      recordedSpace: ModelSizeSchema.optional(),
       button: z.enum(['left', 'right', 'middle']).default('left'),
       count: z.number().int().min(1).max(3).default(1),
     })
@@ -120,6 +127,7 @@ export const ComputerToolInputSchema = z
     target: ElementTargetSchema.optional().describe(
       'click: the element to click, {"role": "button", "name": "Save note"} or {"text": "保存"}, instead of or beside x/y',
     ),
+    recordedSpace: ModelSizeSchema.optional().describe('click, in recorded playbooks: the screenshot size x/y were recorded on'),
     button: z.enum(['left', 'right', 'middle']).optional().describe('click: mouse button (left)'),
     count: z.number().int().min(1).max(3).optional().describe('click: 2 = double click (1)'),
     path: z.array(ModelPointSchema).min(2).max(100).optional().describe('drag: the points to drag through'),

@@ -8,7 +8,8 @@ import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import { pointOf, safeToScreen } from './actionPoint.js';
 import { runGatedAction } from './gatedAction.js';
-import { resolveTarget, type Resolution } from './targetResolver.js';
+import { elementAt, resolveTarget, type Resolution } from './targetResolver.js';
+import { onThisScreen } from './recordedClick.js';
 import { verifiedAction } from './verifiedAction.js';
 import { classifyClickTarget } from '../../runtime/gui/riskyClick.js';
 import { wantedLabel } from '../../runtime/gui/targetMatch.js';
@@ -198,10 +199,11 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
     classify: (args, ctx) => classifyAction(args, desktops.peek(ctx.workspace)),
     availability: () =>
       dockerConfigured() ? { available: true } : { available: false, reason: 'no Docker engine (no /var/run/docker.sock, no DOCKER_HOST)' },
-    execute: async (args, ctx) => {
+    execute: async (given, ctx) => {
       const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
+      const args = onThisScreen(given, session.space.model);
       if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true), ctx.signal);
       // A named element is found on the screen as it is now (an approved click too: the element, not the old point).
       const point = pointOf(args);
@@ -212,7 +214,10 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
         verifiedAction(session, args, resolution, resolution?.target.point ?? at, () =>
           performAction(session, args, onFrame, true, resolution),
         );
-      return abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);
+      // A bare click records the element it was on (read before the click changes the screen).
+      const under = args.action === 'click' && !resolution && at ? await abortable(elementAt(session.sandbox, at), ctx.signal) : undefined;
+      const result = await abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);
+      return under && !result.target ? { ...result, target: under } : result;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ElementTarget, OcrLanguageSchema, ResolvedTarget, ScreenBox } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
+import { elementUnder } from '../../runtime/gui/elementUnder.js';
 import { contradictedByTree, describeNode, matchText, matchTree, wantedLabel } from '../../runtime/gui/targetMatch.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
@@ -99,6 +100,19 @@ export async function resolveTarget(sandbox: DesktopSandbox, target: ElementTarg
     'target_missed',
     named,
   );
+}
+
+/**
+ * What a bare-coordinate click is on (screen pixels), asked of the tree before the click: the
+ * named control there that its role and name alone find again, else nothing. The step records it
+ * beside the coordinate, so a recording can find the element where the coordinate no longer is.
+ */
+export async function elementAt(sandbox: DesktopSandbox, at: Point): Promise<ResolvedTarget | undefined> {
+  const tree = await sandbox.call('a11y.tree', { values: false }).catch(() => undefined);
+  if (!tree?.available) return undefined;
+  const node = elementUnder(tree.nodes, at, sandbox.screen);
+  if (!node) return undefined;
+  return { resolver: 'coordinate', box: node.bounds, point: at, role: node.role, name: node.name, app: node.app, states: node.states };
 }
 
 function ambiguous(target: ElementTarget, candidates: string[]): TargetError {
