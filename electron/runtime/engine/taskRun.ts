@@ -93,7 +93,8 @@ export class TaskRun {
       // A worker on another machine than the one that created the task makes its workspace here.
       mkdirSync(this.task.workspace, { recursive: true });
       this.plan = this.prebuiltPlan ?? (await this.deps.plans(this.task));
-      this.steps = new StepLog(await store.steps.forTask(this.taskId));
+      // A task still `queued` never ran (nothing leads back to queued), so it has no step rows to read.
+      this.steps = new StepLog(this.task.state === 'queued' ? [] : await store.steps.forTask(this.taskId));
       this.task = { ...this.task, usage: { ...this.task.usage, steps: this.steps.executedCount() } };
       this.meter.start(this.task.usage, this.task.state);
       if ((await this.missingSecret()) === 'stopped' || (await this.settleInterruptedSteps()) === 'stopped') return await this.load();
@@ -102,7 +103,8 @@ export class TaskRun {
       if (firstRun && (await this.startHooks()) === 'stopped') return await this.load();
       await this.startServices();
       await this.drive();
-      return await this.load();
+      // An ended task changes no more, and this run wrote its last state (`transition` reads it back).
+      return isTerminal(this.task.state) ? this.task : await this.load();
     } catch (error) {
       // The store went away mid-run: nothing half-written landed; the task resumes once it answers (a takeover).
       if (storeUnreachable(error)) throw error;

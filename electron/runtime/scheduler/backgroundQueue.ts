@@ -176,8 +176,10 @@ export class BackgroundQueue {
     if (!this.started || this.stopping || !this.deps.lease.healthy()) return;
     const free = this.deps.limits.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    // The counts skip agents that look full; the claim itself holds the limit across workers.
-    const runningByAgent = await this.deps.repo.runningByAgent();
+    // The counts skip agents that look full; the claim itself holds the limit across workers. They
+    // are read only once an entry's agent has a limit: most queues have none, and on PostgreSQL
+    // each read is a round trip per started task.
+    let runningByAgent: Map<string | null, number> | undefined;
     const limits = new Map<string, number | undefined>();
     let launched = 0;
     for (const entry of await this.deps.repo.ready(free + 64, this.deps.lease.plannerVersion)) {
@@ -186,9 +188,12 @@ export class BackgroundQueue {
       if (entry.agentId !== undefined) {
         if (!limits.has(entry.agentId)) limits.set(entry.agentId, await this.deps.limits.perAgent(entry.agentId));
         limit = limits.get(entry.agentId);
-        const running = runningByAgent.get(entry.agentId) ?? 0;
-        if (limit !== undefined && running >= limit) continue;
-        runningByAgent.set(entry.agentId, running + 1);
+        if (limit !== undefined) {
+          runningByAgent ??= await this.deps.repo.runningByAgent();
+          const running = runningByAgent.get(entry.agentId) ?? 0;
+          if (running >= limit) continue;
+          runningByAgent.set(entry.agentId, running + 1);
+        }
       }
       if (!(await this.claim(entry, limit))) continue;
       launched++;
