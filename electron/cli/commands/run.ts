@@ -9,7 +9,7 @@ import { EXIT, parsePairs, printJson, reportError } from '../output.js';
 import { askApprovalsInteractively, showProgress } from '../terminal.js';
 import { pendingProposal } from '../../runtime/planning/llm/intentReview.js';
 import { applyReviewFlags, createGoalTask, settleProposal, type GoalFlags } from './runGoal.js';
-import { saveRecording } from './runRecord.js';
+import { saveHealed, saveRecording } from './runRecord.js';
 import { cliName } from '../cliName.js';
 
 interface RunOptions extends GoalFlags {
@@ -85,6 +85,7 @@ async function runCommand(rt: RuntimeCore, file: string | undefined, opts: RunOp
       const runOnce = () => rt.engine.run(taskId, { secrets, detachOnApproval: !interactive, ...(resolution && { resolution }) });
       const task = await settleProposal(rt, await runOnce(), opts, runOnce);
       if (opts.record !== undefined) await saveRecording(rt, task, opts.record);
+      else if (file !== undefined && !opts.resume && opts.goal === undefined) await saveHealed(rt, task, file);
       return await report(rt, task, Boolean(opts.json));
     } finally {
       stopPrompts();

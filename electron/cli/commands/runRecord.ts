@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task } from '../../contract/index.js';
 import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
@@ -18,4 +18,21 @@ export async function saveRecording(rt: RuntimeCore, task: Task, file: string): 
   writeFileSync(target, yaml);
   const healing = playbook.heal ? `, healing with ${playbook.heal.model}` : ', no healing model';
   process.stderr.write(`recorded ${playbook.steps.length} steps to ${target}${healing}\n`);
+}
+
+/**
+ * `run <recorded.yaml>`: a replay that succeeded after the model healed a step writes the healed
+ * playbook back to its file (the text it replaced kept as `<file>.bak`), so the next replay runs
+ * with no model. Returns the healed positions (0-based; none: the file is left alone).
+ */
+export async function saveHealed(rt: RuntimeCore, task: Task, file: string): Promise<number[]> {
+  if (task.state !== 'succeeded' || task.plan.kind !== 'playbook') return [];
+  const { yaml, healed = [] } = await recordTask(rt, task.id);
+  if (healed.length === 0) return [];
+  const target = path.resolve(file);
+  copyFileSync(target, `${target}.bak`);
+  writeFileSync(target, yaml);
+  const steps = healed.map((p) => p + 1).join(', ');
+  process.stderr.write(`healed step${healed.length > 1 ? 's' : ''} ${steps} saved to ${target} (the previous text in ${target}.bak)\n`);
+  return healed;
 }

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { PlaybookSchema, type AcceptanceCheck, type Playbook, type Step, type Task } from '../../../contract/index.js';
 import { AgentDeskError } from '../../errors.js';
+import { recordedComputerArgs } from './desktopStep.js';
 import { expectationsFromOutput } from './expectationsFromOutput.js';
 
 /** What recording needs besides the task and its steps. */
@@ -41,7 +42,7 @@ export function recordPlaybook(task: Task, steps: readonly Step[], options: Reco
     steps: completed.map((step, i) => ({
       id: `step${i + 1}`,
       tool: step.tool,
-      args: escapeTemplates(step.args ?? {}),
+      args: escapeTemplates(argsAsRecorded(step)),
       expect: escapeTemplates(expectationsFromOutput(step.output, step.readOnly)),
     })),
     acceptance: escapeTemplates(task.plan.acceptance ?? []) as AcceptanceCheck[],
@@ -50,18 +51,29 @@ export function recordPlaybook(task: Task, steps: readonly Step[], options: Reco
   return { playbook, yaml: stringify(raw, { lineWidth: 0 }) };
 }
 
-/** The latest attempt of every plan position, kept when it completed, in plan order. */
-function latestCompleted(steps: readonly Step[]): Step[] {
+/** A step's arguments as executed; a desktop click also keeps the element it acted on. */
+export function argsAsRecorded(step: Step): Record<string, unknown> {
+  const args = (step.args ?? {}) as Record<string, unknown>;
+  return step.tool === 'computer' ? recordedComputerArgs(args, step.output) : args;
+}
+
+/** The latest attempt of every plan position. */
+export function latestAttempts(steps: readonly Step[]): Map<number, Step> {
   const latest = new Map<number, Step>();
   for (const step of steps) {
     const seen = latest.get(step.index);
     if (!seen || step.attempt >= seen.attempt) latest.set(step.index, step);
   }
-  return [...latest.values()].filter((s) => s.status === 'completed').sort((a, b) => a.index - b.index);
+  return latest;
+}
+
+/** The latest attempt of every plan position, kept when it completed, in plan order. */
+function latestCompleted(steps: readonly Step[]): Step[] {
+  return [...latestAttempts(steps).values()].filter((s) => s.status === 'completed').sort((a, b) => a.index - b.index);
 }
 
 /** Recorded values are literal: `${` would read as a template reference on replay, so it becomes `$${`. */
-function escapeTemplates<T>(value: T): T {
+export function escapeTemplates<T>(value: T): T {
   if (typeof value === 'string') return value.replaceAll('${', '$${') as T;
   if (Array.isArray(value)) return value.map((item: unknown) => escapeTemplates(item)) as T;
   if (value !== null && typeof value === 'object') {

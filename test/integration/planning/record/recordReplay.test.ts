@@ -141,6 +141,31 @@ describe('record → replay (real runtime, real SDK against the wire-protocol mo
     expect(byIndex[3]!.startedAt <= byIndex[1]!.startedAt).toBe(true);
   });
 
+  it('a healed replay, recorded, is the playbook with the healed step written in: the next replay needs no model', async () => {
+    const { yaml } = await recordRun();
+    mkdirSync(path.join(workspace, 'reports/archive'));
+    renameSync(path.join(workspace, 'reports/today.txt'), path.join(workspace, 'reports/archive/today.txt'));
+    server.script('chat', { toolCalls: [{ name: 'fs_read', arguments: { path: 'reports/archive/today.txt' } }] });
+    const healedRun = await replay(yaml);
+    expect(healedRun.usage.modelCalls).toBe(1);
+    const response = (await h.rt.dispatcher.dispatch(
+      { id: 3, method: 'tasks.record', params: { taskId: healedRun.id } },
+      { scopes: ['operator.read'], clientId: 'test' },
+    )) as { result: { yaml: string; playbook: Playbook; healed: number[] } };
+    const saved = response.result;
+    expect(saved.healed).toEqual([1]);
+    expect(saved.playbook.steps.map((s) => [s.id, s.tool, s.args.path])).toEqual([
+      ['step1', 'fs.read', 'config.json'],
+      ['step2', 'fs.read', 'reports/archive/today.txt'],
+      ['step3', 'fs.write', 'out.txt'],
+    ]);
+    expect(saved.playbook.heal).toMatchObject({ model: 'test:gpt-test' });
+    const again = await replay(saved.yaml);
+    expect(again.state).toBe('succeeded');
+    expect(again.usage.modelCalls).toBe(0);
+    expect(server.received('chat')).toHaveLength(5);
+  });
+
   it('heals a step whose file moved (the call fails) with the replacement the model gives', async () => {
     const { yaml } = await recordRun();
     mkdirSync(path.join(workspace, 'reports/archive'));
