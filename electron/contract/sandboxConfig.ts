@@ -71,10 +71,28 @@ export const SandboxConfigSchema = z
       .default(5)
       .describe('Live-view frames per second while a task holds a desktop (0 = only frames taken after actions).'),
     screen: z
-      .object({ width: z.number().int().min(320).max(7680), height: z.number().int().min(240).max(4320) })
+      .object({
+        width: z.number().int().min(320).max(7680),
+        height: z.number().int().min(240).max(4320),
+        scale: z
+          .number()
+          .min(1)
+          .max(3)
+          .multipleOf(0.25)
+          .optional()
+          .describe('Device pixels per point (HiDPI, e.g. 2): width and height are points; the desktop has scale× the pixels.'),
+      })
       .strict()
+      .refine((s) => Number.isInteger(s.width * (s.scale ?? 1)) && Number.isInteger(s.height * (s.scale ?? 1)), {
+        message: 'width × scale and height × scale must be whole pixels',
+        path: ['scale'],
+      })
       .default({ width: 1280, height: 800 })
       .describe('The desktop’s screen; screenshots shown to a model may be smaller (the runtime scales).'),
+    marks: z
+      .boolean()
+      .optional()
+      .describe('Every screenshot a model asks for is marked: numbered elements and a legend (for weaker or local vision models).'),
   })
   .strict()
   .superRefine((sandbox, ctx) => {
