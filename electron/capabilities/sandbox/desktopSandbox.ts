@@ -14,6 +14,8 @@ export class DesktopSandbox {
   lost = false;
   /** The engine of the fleet it runs on. */
   host = 'local';
+  /** Device pixels per point (`sandbox.screen.scale`); `screen` is in device pixels. */
+  scale = 1;
   /** Asked when the session ends under a call: true when the desktop is lost (not removed on purpose). */
   probeLost: (() => Promise<boolean>) | undefined;
 

@@ -1,4 +1,5 @@
 import type { ContainerCreateOptions } from 'dockerode';
+import { devicePixels } from '../../runtime/gui/coordinates.js';
 
 /** Labels every sandbox carries: how the driver finds its own containers (and orphans). */
 export const LABELS = {
@@ -18,7 +19,8 @@ export interface SandboxLimits {
   pids: number;
   /** `none` (default) or the name of an internal network the egress proxy serves. */
   network: string;
-  screen: { width: number; height: number };
+  /** In points; `scale` device pixels per point (a HiDPI desktop: X runs at width × scale). */
+  screen: { width: number; height: number; scale?: number };
   /** Host folder mounted at ~/workspace (the only host mount), if declared. */
   workspace?: string;
   /** The allowlisting egress proxy (`http://gateway:port`) when `network` is the egress network. */
@@ -52,13 +54,15 @@ export function hardenedCreateOptions(
   labels: Record<string, string>,
   name: string,
 ): ContainerCreateOptions {
+  const pixels = devicePixels(limits.screen, limits.screen.scale);
   const binds = limits.workspace ? [`${limits.workspace}:${SANDBOX_HOME}/workspace:rw`] : [];
   return {
     name,
     Image: image,
     User: SANDBOX_USER,
     Env: [
-      `SCREEN=${limits.screen.width}x${limits.screen.height}`,
+      `SCREEN=${pixels.width}x${pixels.height}`,
+      ...scaleEnv(limits.screen.scale ?? 1),
       ...(limits.proxy ? ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].map((k) => `${k}=${limits.proxy}`) : []),
     ],
     Labels: { ...labels, [LABELS.sandbox]: '1' },
@@ -86,4 +90,11 @@ export function hardenedCreateOptions(
       ...(limits.runtime === 'runsc' && { Runtime: 'runsc' }),
     },
   };
+}
+
+/** A HiDPI desktop's applications draw at its scale: GTK by whole factors, the rest of it through the font DPI. */
+function scaleEnv(scale: number): string[] {
+  if (scale === 1) return [];
+  const whole = Math.max(1, Math.floor(scale));
+  return [`GDK_SCALE=${whole}`, `GDK_DPI_SCALE=${scale / whole}`, `QT_SCALE_FACTOR=${scale}`];
 }

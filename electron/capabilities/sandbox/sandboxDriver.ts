@@ -6,6 +6,7 @@ import { DesktopSandbox } from './desktopSandbox.js';
 import { onEngine, runtimeRefusal } from './engineErrors.js';
 import { DEFAULT_LIMITS, LABELS, hardenedCreateOptions, type SandboxLimits } from './hardening.js';
 import { SandboxdSession } from './sandboxdSession.js';
+import { devicePixels } from '../../runtime/gui/coordinates.js';
 
 /** A sandbox as listed by `sandboxes.list`. */
 export interface SandboxInfo {
@@ -82,8 +83,11 @@ export class SandboxDriver {
     try {
       await container.start();
       const session = await SandboxdSession.open(this.docker, container);
-      sandbox = new DesktopSandbox(container.id, name, limits.screen, container, session, (s) => this.live.delete(s));
+      sandbox = new DesktopSandbox(container.id, name, devicePixels(limits.screen, limits.screen.scale), container, session, (s) =>
+        this.live.delete(s),
+      );
       sandbox.host = this.hostName;
+      sandbox.scale = limits.screen.scale ?? 1;
       this.live.add(sandbox);
       await sandbox.waitReady();
       return sandbox;
@@ -140,8 +144,12 @@ export class SandboxDriver {
     let sandbox: DesktopSandbox | undefined;
     try {
       const session = await SandboxdSession.open(this.docker, container);
-      sandbox = new DesktopSandbox(found.Id, nameOf(found), this.limits.screen, container, session, (s) => this.live.delete(s));
+      const { screen } = this.limits;
+      sandbox = new DesktopSandbox(found.Id, nameOf(found), devicePixels(screen, screen.scale), container, session, (s) =>
+        this.live.delete(s),
+      );
       sandbox.host = this.hostName;
+      sandbox.scale = screen.scale ?? 1;
       this.live.add(sandbox);
       await sandbox.waitReady(5_000);
       return sandbox;

@@ -48,6 +48,27 @@ export function chooseModelSpace(screen: Size): Size {
   return { width: Math.max(1, Math.floor(screen.width * factor)), height: Math.max(1, Math.floor(screen.height * factor)) };
 }
 
+/**
+ * A screen's device pixels for its size in points at a scale factor (a HiDPI screen: 1280×800 at
+ * 2 is 2560×1600). X, screenshots, input, the accessibility tree and OCR all count device pixels.
+ */
+export function devicePixels(points: Size, scale = 1): Size {
+  checkSize(points, 'screen size');
+  const size = { width: points.width * scale, height: points.height * scale };
+  if (!(scale >= 1) || !Number.isInteger(size.width) || !Number.isInteger(size.height))
+    throw new AgentDeskError(
+      'invalid_params',
+      `a ${points.width}×${points.height} screen at scale ${scale} is not whole device pixels (${size.width}×${size.height}); use a scale ≥ 1 that gives whole pixels, e.g. 1.25, 1.5 or 2`,
+      { screen: points, scale },
+    );
+  return size;
+}
+
+/** A screen's size in points: its device pixels over the scale factor (what `auto` picks a model space for). */
+export function pointsOf(screen: Size, scale = 1): Size {
+  return { width: Math.max(1, Math.round(screen.width / scale)), height: Math.max(1, Math.round(screen.height / scale)) };
+}
+
 /** A named model space: a scaling target, normalized 0–999 (UI-TARS), or the screen itself. */
 export type ModelSpaceSpec = keyof typeof SCALING_TARGETS | 'auto' | 'screen' | 'normalized1000' | Size;
 
@@ -91,11 +112,17 @@ export function screenToModel(p: Point, model: Size, screen: Size): Point {
 /** Converts between one model space and one screen: the runtime's only coordinate conversion. */
 export class CoordinateSpace {
   readonly model: Size;
+  /**
+   * `screen`: device pixels. `scale`: device pixels per point; `auto` picks the model space for the
+   * size in points, so a HiDPI screen shows the model the picture a scale-1 screen would (sharper),
+   * and each model pixel maps onto the device pixels under its centre, exactly.
+   */
   constructor(
     readonly screen: Size,
     spec: ModelSpaceSpec = 'auto',
+    readonly scale = 1,
   ) {
-    this.model = resolveModelSpace(spec, screen);
+    this.model = spec === 'auto' ? chooseModelSpace(pointsOf(screen, scale)) : resolveModelSpace(spec, screen);
   }
 
   /** Model → screen. */

@@ -40,8 +40,7 @@ const ROLE_FAMILIES: Readonly<Record<string, string>> = {
   label: 'static',
   statictext: 'static',
 };
-/** A role folded to its family (`push button` → `button`). */
-export const roleFamily = (role: string): string => {
+const roleFamily = (role: string): string => {
   const key = role.toLowerCase().replace(/[\s_-]+/g, '');
   return ROLE_FAMILIES[key] ?? key;
 };
