@@ -18,6 +18,19 @@ export interface StepCardLabels {
   detailSeparator: string;
   screenshot: string;
   attempt: string;
+  /** What found the element a desktop step acted on, by resolver: "Found in the accessibility tree:" … */
+  element: Record<'accessibility' | 'ocr' | 'coordinate', string>;
+}
+
+/** A step's screenshot: where it clicked and the box of the element it acted on, in percent of the image. */
+export interface StepCardImage {
+  src: string;
+  mark?: { xPct: number; yPct: number };
+  element?: {
+    box: { xPct: number; yPct: number; wPct: number; hPct: number };
+    resolver: 'accessibility' | 'ocr' | 'coordinate';
+    what: string;
+  };
 }
 
 /** Props of StepCard: the step plus what the feature resolved for it (translations, image). */
@@ -34,7 +47,7 @@ export interface StepCardProps {
   formatCost: (usd: number) => string;
   /** The error in the reader's language where it is the runtime's own words; else the tool's words, verbatim. */
   error?: { sentence: string; detail?: string } | undefined;
-  image?: { src: string; mark?: { xPct: number; yPct: number } };
+  image?: StepCardImage;
 }
 
 /** Long strings (screenshots as base64) shortened so a result stays readable. */
@@ -116,10 +129,28 @@ export function StepCard({
         <figure className="step-shot">
           <div className="shot-frame">
             <img src={image.src} alt={labels.screenshot} />
+            {image.element && (
+              <span
+                className="element-box"
+                data-testid="element-box"
+                aria-hidden="true"
+                style={{
+                  left: `${image.element.box.xPct}%`,
+                  top: `${image.element.box.yPct}%`,
+                  width: `${image.element.box.wPct}%`,
+                  height: `${image.element.box.hPct}%`,
+                }}
+              />
+            )}
             {image.mark && (
               <span className="click-mark" data-testid="click-mark" style={{ left: `${image.mark.xPct}%`, top: `${image.mark.yPct}%` }} />
             )}
           </div>
+          {image.element && (
+            <figcaption data-testid="element-caption">
+              {labels.element[image.element.resolver]} <code>{image.element.what}</code>
+            </figcaption>
+          )}
         </figure>
       )}
       <details>

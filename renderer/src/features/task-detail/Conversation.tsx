@@ -75,6 +75,11 @@ function useStepLabels(): StepCardLabels {
     detailSeparator: t('text.detailSeparator'),
     screenshot: t('step.screenshot'),
     attempt: t('step.retried'),
+    element: {
+      accessibility: t('step.element.accessibility'),
+      ocr: t('step.element.ocr'),
+      coordinate: t('step.element.coordinate'),
+    },
   };
 }
 

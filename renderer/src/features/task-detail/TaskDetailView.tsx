@@ -17,6 +17,7 @@ import { ReviewChecks, waitsForCheckReview } from './ReviewChecks.js';
 import { SkillsInUse } from './SkillsInUse.js';
 import { TaskControls } from './TaskControls.js';
 import { TaskPlan } from './TaskPlan.js';
+import { taskPageTitle } from './taskTitle.js';
 import { useLiveTask } from './useLiveTask.js';
 
 const NONE: never[] = [];
@@ -47,7 +48,7 @@ export function TaskDetailView({ taskId }: { taskId: string }) {
     <section className="task-detail" data-testid="task-detail" data-task-state={task.state}>
       <a href="#/tasks">{t('detail.back')}</a>
       <h1 className="task-title">
-        {task.title} <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
+        {taskPageTitle(task)} <StatusBadge status={task.state} label={t(`taskState.${task.state}`)} />
       </h1>
       <TaskControls task={task} />
       {task.stateReason && (
