@@ -38,6 +38,13 @@ export const ElementTargetSchema = z
 /** An element to act on. */
 export type ElementTarget = z.infer<typeof ElementTargetSchema>;
 
+/**
+ * A number from the last marked screenshot of the task's desktop (`{"action": "screenshot",
+ * "marks": true}`). A handle for one screenshot, never recorded as the element: the click finds the
+ * mark's element again by its role and name (or text).
+ */
+export const MarkNumberSchema = z.number().int().min(1).max(999);
+
 /** Which part of the desktop found an element. */
 export const TargetResolverSchema = z.enum(['accessibility', 'ocr', 'coordinate']);
 /** Which part found an element. */
@@ -70,7 +77,13 @@ export type ComputerActionName = ComputerAction['action'];
 
 /** One computer action. */
 export const ComputerActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('screenshot') }).strict(),
+  z
+    .object({
+      action: z.literal('screenshot'),
+      /** Numbered boxes over the screen's elements and a legend of them (`result.legend`). */
+      marks: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ action: z.literal('cursor_position') }).strict(),
   z.object({ action: z.literal('move'), x: Coord, y: Coord }).strict(),
   z
@@ -82,12 +95,18 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
       target: ElementTargetSchema.optional(),
       /** A recorded click: the model space its x/y were in; they never stand in for its target (see `onThisScreen`). */
       recordedSpace: ModelSizeSchema.optional(),
+      /** A number of the last marked screenshot: its element, found again on the screen as it is now. */
+      mark: MarkNumberSchema.optional(),
       button: z.enum(['left', 'right', 'middle']).default('left'),
       count: z.number().int().min(1).max(3).default(1),
     })
     .strict()
     .refine((a) => (a.x === undefined) === (a.y === undefined), 'a click gives both x and y, or neither')
-    .refine((a) => a.x !== undefined || a.target !== undefined, 'a click needs x and y, or a target'),
+    .refine(
+      (a) => a.mark === undefined || (a.x === undefined && a.target === undefined),
+      'a click names a mark alone, without x/y or a target',
+    )
+    .refine((a) => a.x !== undefined || a.target !== undefined || a.mark !== undefined, 'a click needs x and y, a target, or a mark'),
   z.object({ action: z.literal('drag'), path: z.array(ModelPointSchema).min(2).max(100) }).strict(),
   z
     .object({
@@ -127,6 +146,8 @@ export const ComputerToolInputSchema = z
     target: ElementTargetSchema.optional().describe(
       'click: the element to click, {"role": "button", "name": "Save note"} or {"text": "保存"}, instead of or beside x/y',
     ),
+    mark: MarkNumberSchema.optional().describe("click: a number from the last marked screenshot's legend, instead of x/y or a target"),
+    marks: z.boolean().optional().describe('screenshot: true = numbered boxes over the elements, with a legend of them'),
     recordedSpace: ModelSizeSchema.optional().describe('click, in recorded playbooks: the screenshot size x/y were recorded on'),
     button: z.enum(['left', 'right', 'middle']).optional().describe('click: mouse button (left)'),
     count: z.number().int().min(1).max(3).optional().describe('click: 2 = double click (1)'),
@@ -146,9 +167,13 @@ export const ComputerActionResultSchema = z.object({
   action: z.string(),
   /** Where the pointer ended, in model space. */
   cursor: ModelPointSchema.optional(),
+  /** The screen's size in pixels, which `screenPoint` and `target` are in (the screenshot may be smaller). */
+  screen: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
   /** The screen point the action hit (for the trace). */
   screenPoint: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
   settled: z.boolean().optional(),
+  /** A marked screenshot's legend: one line per number (`7: button 'Save note'`) and what the cap left out. */
+  legend: z.string().optional(),
   /** The element the action acted on: which resolver found it and its box. */
   target: ResolvedTargetSchema.optional(),
   /** What the action changed (a click or keystroke that changed nothing is a `no_effect` error instead). */

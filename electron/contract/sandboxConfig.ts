@@ -89,6 +89,10 @@ export const SandboxConfigSchema = z
       })
       .default({ width: 1280, height: 800 })
       .describe('The desktop’s screen; screenshots shown to a model may be smaller (the runtime scales).'),
+    marks: z
+      .boolean()
+      .optional()
+      .describe('Every screenshot a model asks for is marked: numbered elements and a legend (for weaker or local vision models).'),
   })
   .strict()
   .superRefine((sandbox, ctx) => {

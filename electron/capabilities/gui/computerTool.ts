@@ -8,6 +8,7 @@ import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import { pointOf, safeToScreen } from './actionPoint.js';
 import { runGatedAction } from './gatedAction.js';
+import { markOf, markScreenshot, markTarget, resolveMark } from './screenMarking.js';
 import { elementAt, resolveTarget, type Resolution } from './targetResolver.js';
 import { onThisScreen } from './recordedClick.js';
 import { verifiedAction } from './verifiedAction.js';
@@ -24,12 +25,13 @@ export function dockerConfigured(): boolean {
 }
 
 /** A click on a named element: its words decide the risk, the approval names it ("click button 'Place order'"). */
-function classifyTargetClick(target: ElementTarget, session: DesktopSession | undefined): CallClassification {
+function classifyTargetClick(target: ElementTarget, session: DesktopSession | undefined, mark?: number): CallClassification {
   const label = wantedLabel(target);
   const role = target.role ?? 'element';
   const risky = classifyClickTarget({ text: label, role });
   const shown = session?.targetNamed(label);
-  const summary = `click ${role} '${label.slice(0, 80)}'${risky ? ` — "${risky.matched}" looks like a payment` : ''}`;
+  const marked = mark === undefined ? '' : `mark ${mark}: `;
+  const summary = `click ${marked}${role} '${label.slice(0, 80)}'${risky ? ` — "${risky.matched}" looks like a payment` : ''}`;
   return {
     risks: risky ? ['payment'] : ['write'],
     subject: label.slice(0, 200),
@@ -44,6 +46,9 @@ function classifyAction(args: ComputerAction, session: DesktopSession | undefine
   if (READ_ONLY.has(args.action))
     return { risks: ['read'], subject: '', readOnly: true, idempotent: true, insideWorkspace: true, preview: { summary: args.action } };
   if (args.action === 'click' && args.target) return classifyTargetClick(args.target, session);
+  // A mark is classified by its element's words, as a named target is: a number must not bypass the gate.
+  const marked = args.action === 'click' && args.mark !== undefined && session ? markTarget(session, args.mark) : undefined;
+  if (marked && args.action === 'click') return classifyTargetClick(marked, session, args.mark);
   const point = pointOf(args);
   const screen = point && session ? safeToScreen(session, point) : undefined;
   const hit = screen && session ? session.targetAt(screen) : undefined;
@@ -114,6 +119,7 @@ export async function performAction(
   onFrame: FrameSink,
   report = false,
   resolution?: Resolution,
+  options: ComputerToolOptions = {},
 ): Promise<ComputerActionResult> {
   const { sandbox, space } = session;
   const toScreen = (p: Point): Point => space.toScreen(p);
@@ -121,6 +127,7 @@ export async function performAction(
     case 'screenshot': {
       const screenshot = await modelScreenshot(session);
       onFrame(session, screenshot.data, 'png', screenshot.width, screenshot.height);
+      if (a.marks ?? options.marks) return { action: a.action, ...(await markScreenshot(session, screenshot)) };
       return { action: a.action, screenshot };
     }
     case 'cursor_position':
@@ -165,10 +172,24 @@ export async function performAction(
     action: a.action,
     cursor: space.toModel(cursor),
     settled,
+    screen: { width: sandbox.screen.width, height: sandbox.screen.height },
     ...(screenPoint ? { screenPoint } : {}),
     ...(resolution && { target: resolution.target }),
     ...(report && { screenshot: await modelScreenshot(session) }),
   };
+}
+
+/** How the `computer` tool is set up (`sandbox.marks` of config.json). */
+export interface ComputerToolOptions {
+  /** Every screenshot the model asks for is marked, as if it asked with `marks: true`. */
+  marks?: boolean;
+}
+
+/** The element a click names (a target, or a mark of the last marked screenshot), found on the screen now. */
+async function resolveClick(session: DesktopSession, a: ComputerAction, at: Point | undefined): Promise<Resolution | undefined> {
+  if (a.action !== 'click') return undefined;
+  if (a.mark !== undefined) return resolveMark(session, markOf(session, a.mark));
+  return a.target ? resolveTarget(session.sandbox, a.target, at) : undefined;
 }
 
 /** Receives frames for the live view (`screen.frame`). */
@@ -182,13 +203,14 @@ export type FrameSink = (session: DesktopSession, data: string, format: 'png' | 
  * request the desktop sends during an action is held by the egress proxy and the step asks for
  * exactly it (`runGatedAction`).
  */
-export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<ComputerAction> {
+export function computerTool(desktops: TaskDesktops, onFrame: FrameSink, options: ComputerToolOptions = {}): Tool<ComputerAction> {
   return {
     name: 'computer',
     title: 'Use the desktop',
     description:
       "Screenshot, move, click, drag, scroll, type (any language) and press keys on the task's sandboxed desktop. " +
-      "Coordinates are in the screenshot's pixel space.",
+      "Coordinates are in the screenshot's pixel space. A screenshot with marks: true numbers the screen's elements " +
+      'and lists them in a legend; click one with {"action": "click", "mark": N}.',
     tier: 'gui',
     // The desktop is the last tier for pages (its Chromium), read or acted on.
     capabilities: [CAPABILITIES.webRead, CAPABILITIES.webInteract],
@@ -204,12 +226,11 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink): Tool<C
       if (session.takenOver)
         throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
       const args = onThisScreen(given, session.space.model);
-      if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true), ctx.signal);
+      if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true, undefined, options), ctx.signal);
       // A named element is found on the screen as it is now (an approved click too: the element, not the old point).
       const point = pointOf(args);
       const at = point ? safeToScreen(session, point) : undefined;
-      const resolution =
-        args.action === 'click' && args.target ? await abortable(resolveTarget(session.sandbox, args.target, at), ctx.signal) : undefined;
+      const resolution = await abortable(resolveClick(session, args, at), ctx.signal);
       const act = () =>
         verifiedAction(session, args, resolution, resolution?.target.point ?? at, () =>
           performAction(session, args, onFrame, true, resolution),

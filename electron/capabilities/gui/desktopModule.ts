@@ -83,7 +83,7 @@ export function desktopModule(core: DesktopCore, overrides: DesktopOverrides = {
     get reaped() {
       return reaped;
     },
-    tools: [computerTool(desktops, frames), ...sandboxTools(desktops)] as AnyTool[],
+    tools: [computerTool(desktops, frames, { marks: sandbox.marks ?? false }), ...sandboxTools(desktops)] as AnyTool[],
     checks: () => sandboxAwareChecks(desktops),
     handlers: desktopHandlers(core, desktops, live, frames, () => reaped),
     start() {

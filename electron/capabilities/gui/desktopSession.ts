@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { SandboxdResult } from '../../contract/index.js';
 import { CoordinateSpace, type Point } from '../../runtime/gui/coordinates.js';
 import { classifyClickTarget, type RiskyClick } from '../../runtime/gui/riskyClick.js';
+import type { ScreenMark } from '../../runtime/gui/screenMarks.js';
 import { labelKey } from '../../runtime/gui/targetMatch.js';
 import type { DesktopSandbox } from '../sandbox/desktopSandbox.js';
 import type { SandboxEffects } from '../sandbox/egressSources.js';
@@ -28,6 +29,8 @@ export class DesktopSession {
   takenOver = false;
   /** The page the desktop's browser showed at the last refresh (an approved click's own origin). */
   pageUrl: string | undefined;
+  /** The marks of the last marked screenshot (screen pixels): what `{"action": "click", "mark": N}` means. */
+  marks: ScreenMark[] | undefined;
   /** The egress proxy's effect gate for this desktop (absent on network `none`: nothing can leave). */
   egress: SandboxEffects | undefined;
 

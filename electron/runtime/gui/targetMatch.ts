@@ -40,7 +40,8 @@ const ROLE_FAMILIES: Readonly<Record<string, string>> = {
   label: 'static',
   statictext: 'static',
 };
-const roleFamily = (role: string): string => {
+/** A role folded to its family (`push button` → `button`). */
+export const roleFamily = (role: string): string => {
   const key = role.toLowerCase().replace(/[\s_-]+/g, '');
   return ROLE_FAMILIES[key] ?? key;
 };
