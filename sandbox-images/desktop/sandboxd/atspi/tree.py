@@ -3,7 +3,11 @@
 
 It asks each application's AT-SPI cache for all its objects in one D-Bus call (Cache.GetItems),
 then the screen extents (and text of editable fields) of the showing ones in parallel, so a
-page's tree costs a few round trips instead of several per node.
+page's tree costs a few round trips instead of several per node. The extents of the objects the
+previous read found showing are asked together with the cache: on a screen that did not change
+(a resolve right after a screenshot) the tree costs one round of calls, not two. What the cache
+says now decides which objects are in the tree; a speculative extent is only the box of the same
+object, asked at the same moment.
 """
 import json
 import sys
@@ -62,8 +66,42 @@ def showing(bits):
     return bool(bits and bits[0] & (1 << SHOWING) and bits[0] & (1 << VISIBLE))
 
 
+ROOT = '/org/a11y/atspi/accessible/root'
+# Cache.GetItems' reply: (object, application, parent, index, children, interfaces, name, role, description, states).
+ITEMS = '(a((so)(so)(so)iiassusau))'
+SHOWN = (1 << SHOWING) | (1 << VISIBLE)
+COMPONENT = 'org.a11y.atspi.Component'
+
+
+def ref_of(variant):
+    return (variant.get_child_value(0).get_string(), variant.get_child_value(1).get_string())
+
+
+def kept_items(reply):
+    """GetItems' reply as the tuples `unpack` gives, for the root and the showing components only.
+    PyGObject's generic `unpack` walks every value in Python (about 20 ms for a browser's 250
+    objects, most of a tree read); this reads each object's states first and skips the rest."""
+    array = reply.get_child_value(0)
+    out = []
+    for i in range(array.n_children()):
+        item = array.get_child_value(i)
+        ref = ref_of(item.get_child_value(0))
+        bits = item.get_child_value(9)
+        if ref[1] != ROOT:
+            if bits.n_children() == 0 or bits.get_child_value(0).get_uint32() & SHOWN != SHOWN:
+                continue
+        ifaces = item.get_child_value(5).get_strv()
+        if ref[1] != ROOT and COMPONENT not in ifaces:
+            continue
+        out.append((ref, ref_of(item.get_child_value(1)), ref_of(item.get_child_value(2)), item.get_child_value(3).get_int32(),
+                    item.get_child_value(4).get_int32(), ifaces, item.get_child_value(6).get_string(),
+                    item.get_child_value(7).get_uint32(), item.get_child_value(8).get_string(),
+                    [bits.get_child_value(k).get_uint32() for k in range(bits.n_children())]))
+    return (out,)
+
+
 def parallel(conn, calls):
-    """Runs D-Bus calls concurrently; returns each reply's unpacked value or None."""
+    """Runs D-Bus calls concurrently; returns each reply's value (GetItems' by `kept_items`) or None."""
     results = [None] * len(calls)
     if not calls:
         return results
@@ -72,7 +110,8 @@ def parallel(conn, calls):
 
     def done(source, res, index):
         try:
-            results[index] = source.call_finish(res).unpack()
+            reply = source.call_finish(res)
+            results[index] = kept_items(reply) if reply.get_type_string() == ITEMS else reply.unpack()
         except GLib.Error:
             results[index] = None
         pending[0] -= 1
@@ -85,9 +124,20 @@ def parallel(conn, calls):
     return results
 
 
-def cached_items(conn, apps):
-    """Every application's cached objects; a bridge that was just woken gets a few short retries."""
-    items = parallel(conn, [(name, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', None) for (name, _p) in apps])
+def extents_call(ref):
+    return (ref[0], ref[1], 'org.a11y.atspi.Component', 'GetExtents', GLib.Variant('(u)', (SCREEN,)))
+
+
+# The objects (bus, path) the last read found showing, whose extents the next read asks early.
+_last_showing = []
+
+
+def cached_items(conn, apps, early_refs):
+    """Every application's cached objects (a bridge that was just woken gets a few short retries),
+    and the extents of `early_refs` asked in the same round: {ref: reply or None}."""
+    first = parallel(conn, [(name, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', None) for (name, _p) in apps]
+                     + [extents_call(ref) for ref in early_refs])
+    items, early = first[:len(apps)], dict(zip(early_refs, first[len(apps):]))
     for _attempt in range(10):
         missing = [i for i, reply in enumerate(items) if reply is None]
         if not missing:
@@ -96,14 +146,15 @@ def cached_items(conn, apps):
         again = parallel(conn, [(apps[i][0], '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', None) for i in missing])
         for i, reply in zip(missing, again):
             items[i] = reply
-    return items
+    return items, early
 
 
 def tree(values):
     conn = bus()
     apps = conn.call_sync('org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root',
                           'org.a11y.atspi.Accessible', 'GetChildren', None, None, 0, CALL_MS, None).unpack()[0]
-    items = cached_items(conn, apps)
+    global _last_showing
+    items, early = cached_items(conn, apps, _last_showing)
     nodes = []
     for (app_name, _path), reply in zip(apps, items):
         if reply is None:
@@ -130,8 +181,10 @@ def tree(values):
         for node in nodes:
             if node['app'] == app_name:
                 node['appName'] = app_label
-    extents = parallel(conn, [(n['bus'], n['path'], 'org.a11y.atspi.Component', 'GetExtents', GLib.Variant('(u)', (SCREEN,)))
-                              for n in nodes])
+    _last_showing = [(n['bus'], n['path']) for n in nodes]
+    late = [ref for ref in _last_showing if early.get(ref) is None]
+    early.update(zip(late, parallel(conn, [extents_call(ref) for ref in late])))
+    extents = [early[ref] for ref in _last_showing]
     wanted = [n for n in nodes if values and n['text'] and n['role'] in VALUE_ROLES]
     texts = parallel(conn, [(n['bus'], n['path'], 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, -1)))
                             for n in wanted])
