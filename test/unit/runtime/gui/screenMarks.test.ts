@@ -116,7 +116,12 @@ describe('marks of a screen', () => {
 });
 
 describe('drawing marks in model space', () => {
-  const spaces = [new CoordinateSpace({ width: 1920, height: 1080 }), new CoordinateSpace({ width: 1280, height: 800 })];
+  const spaces = [
+    new CoordinateSpace({ width: 1920, height: 1080 }),
+    new CoordinateSpace({ width: 1280, height: 800 }),
+    // A HiDPI desktop (sandbox.screen.scale 2): the tree, OCR and the screen count device pixels.
+    new CoordinateSpace({ width: 2560, height: 1600 }, 'auto', 2),
+  ];
 
   it('a mark drawn in model space holds, at its centre, a model point the click conversion puts back inside the element', () => {
     for (const space of spaces) {
