@@ -223,3 +223,29 @@ describe.skipIf(skip)('a scripted model clicks a number it read in the legend', 
     expect((click.output as ComputerActionResult).changed!.length).toBeGreaterThan(0);
   }, 300_000);
 });
+
+describe.skipIf(skip)('sandbox.marks: every screenshot a model asks for is marked', () => {
+  let h: TestRuntime | undefined;
+  afterAll(async () => {
+    await h?.cleanup();
+  });
+
+  it('a plain screenshot comes back marked, with its legend, when the config asks for marks', async () => {
+    const image = await desktopImage();
+    let desktops: ReturnType<typeof desktopModule> | undefined;
+    h = openTestRuntime({ config: { sandbox: { marks: true } }, modules: (core) => [(desktops = desktopModule(core, { image }))] });
+    const session = await desktops!.desktops.forWorkspace('/tmp/agent-desk-marks-config-ws', 'marks-config');
+    await session.sandbox.call('files.write', { path: 'marks.html', data: PAGE });
+    await session.sandbox.call('browser.open', { url: 'file:///home/agent/marks.html' });
+    const ctx: ToolContext = {
+      taskId: 'marks-config',
+      stepId: 's',
+      idempotencyKey: 'k',
+      workspace: '/tmp/agent-desk-marks-config-ws',
+      signal: new AbortController().signal,
+    };
+    const computer = h.rt.registry.get('computer')!;
+    const result = (await computer.execute(ComputerToolInputSchema.parse({ action: 'screenshot' }), ctx)) as ComputerActionResult;
+    expect(markNumber(result.legend ?? '', 'Save note'), result.legend).toBeGreaterThan(0);
+  }, 300_000);
+});
