@@ -37,9 +37,7 @@ afterEach(async () => {
 
 describe('a queued task on PostgreSQL', () => {
   const absent = storeMissing('postgres');
-  if (absent) return void it.skip(`needs postgres: ${absent}`, () => undefined);
-
-  it(`costs a worker at most ${MAX_PER_TASK} round trips to the server`, async () => {
+  it.skipIf(absent !== undefined)(`costs a worker at most ${MAX_PER_TASK} round trips to the server`, async () => {
     h = await openStoreTestRuntime('postgres');
     const rt = h.rt;
     for (let n = 0; n < TASKS; n++) {
