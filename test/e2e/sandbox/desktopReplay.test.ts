@@ -8,6 +8,7 @@ import { saveHealed } from '../../../electron/cli/commands/runRecord.js';
 import type { AcceptanceCheck, Playbook, Task } from '../../../electron/contract/index.js';
 import { parsePlaybook } from '../../../electron/runtime/planning/playbook/parse.js';
 import { ModelServer, type ReceivedRequest } from '../../support/modelServer.js';
+import { pollUntil } from '../../support/poll.js';
 import { missing } from '../../support/requirements.js';
 import { openTestRuntime, tempDir, type TestRuntime } from '../../support/runtime.js';
 import { desktopImage } from '../../support/sandboxImage.js';
@@ -41,6 +42,10 @@ const page = (o: { label: string; dark: boolean }): string => `<!doctype html><m
 </script>`;
 const CHECK: AcceptanceCheck = { type: 'file_contains', name: 'note saved', path: 'Downloads/note.txt', text: 'saved', sandbox: true };
 const GOAL = 'Save the note on the page the desktop shows.';
+/** A desktop's screen as config.json gives it: points, and device pixels per point. */
+type Screen = { width: number; height: number; scale?: number };
+const WXGA: Screen = { width: 1280, height: 800 };
+const FULL_HD: Screen = { width: 1920, height: 1080 };
 
 let server: ModelServer;
 let image: string;
@@ -57,7 +62,7 @@ afterEach(async () => {
 afterAll(async () => server?.close());
 
 /** The product's composition on a desktop of this size, its models at the scripted server. */
-function openProduct(screen: { width: number; height: number }): { h: TestRuntime; parts: DesktopModule } {
+function openProduct(screen: Screen): { h: TestRuntime; parts: DesktopModule } {
   const home = tempDir('agent-desk-replay-desktop-');
   const secrets = new FileSecretStore(home);
   secrets.set('local-key', 'sk-replay-test');
@@ -82,12 +87,16 @@ function openProduct(screen: { width: number; height: number }): { h: TestRuntim
 async function showPage(
   parts: DesktopModule,
   task: Task,
-  html: string,
+  shows: { label: string; dark: boolean },
   window?: { x: number; y: number; width: number; height: number },
 ): Promise<void> {
+  const { label } = shows;
   const desktop = await parts.desktops.forWorkspace(task.workspace, task.id);
-  await desktop.sandbox.call('files.write', { path: 'note.html', data: html });
+  await desktop.sandbox.call('files.write', { path: 'note.html', data: page(shows) });
   await desktop.sandbox.call('browser.open', { url: 'file:///home/agent/note.html' });
+  // Shown once the page's button is on the accessibility bus (a first launch lays the window out after the load).
+  const shown = async () => (await desktop.sandbox.call('a11y.tree', { values: false })).nodes.some((n) => n.name === label) || undefined;
+  await pollUntil('the page on the screen', shown, { timeoutMs: 30_000 });
   if (!window) return;
   const restore = (await desktop.sandbox.call('a11y.tree', { values: false })).nodes.find(
     (n) => n.role.endsWith('button') && n.name === 'Restore',
@@ -117,8 +126,8 @@ describe.skipIf(skip)(`desktop recordings that survive change${skip ? ` (skipped
   let recorded: { yaml: string; playbook: Playbook };
 
   /** Records the goal run at 1280×800: a screenshot, a click on the green button found in it, done. */
-  async function record(): Promise<{ yaml: string; playbook: Playbook }> {
-    const { h, parts } = openProduct({ width: 1280, height: 800 });
+  async function record(screen = WXGA): Promise<{ yaml: string; playbook: Playbook }> {
+    const { h, parts } = openProduct(screen);
     const workspace = tempDir('agent-desk-replay-ws-');
     server.script(
       'chat',
@@ -138,7 +147,7 @@ describe.skipIf(skip)(`desktop recordings that survive change${skip ? ` (skipped
       workspace,
       sandbox: 'desktop',
     });
-    await showPage(parts, task, page({ label: 'Save note', dark: false }));
+    await showPage(parts, task, { label: 'Save note', dark: false });
     const done = await h.rt.engine.run(task.id);
     expect(server.scriptErrors).toEqual([]);
     expect(done.state, done.stateReason).toBe('succeeded');
@@ -149,9 +158,9 @@ describe.skipIf(skip)(`desktop recordings that survive change${skip ? ` (skipped
     return response.result;
   }
 
-  /** Replays a recorded playbook on a 1920×1080 desktop whose page is shown in a moved, resized window. */
-  async function replay(yaml: string, label: string): Promise<{ h: TestRuntime; task: Task }> {
-    const { h, parts } = openProduct({ width: 1920, height: 1080 });
+  /** Replays a recorded playbook (on a 1920×1080 desktop) whose page is shown in a moved, resized window. */
+  async function replay(yaml: string, label: string, screen = FULL_HD, moved = true): Promise<{ h: TestRuntime; task: Task }> {
+    const { h, parts } = openProduct(screen);
     const workspace = tempDir('agent-desk-replay-ws-');
     const task = await h.rt.engine.create({
       title: 'replay',
@@ -159,7 +168,7 @@ describe.skipIf(skip)(`desktop recordings that survive change${skip ? ` (skipped
       inputs: {},
       workspace,
     });
-    await showPage(parts, task, page({ label, dark: true }), { x: 420, y: 160, width: 1100, height: 760 });
+    await showPage(parts, task, { label, dark: true }, moved ? { x: 420, y: 160, width: 1100, height: 760 } : undefined);
     return { h, task: await h.rt.engine.run(task.id) };
   }
 
@@ -217,5 +226,18 @@ describe.skipIf(skip)(`desktop recordings that survive change${skip ? ` (skipped
     const again = await replay(readFileSync(file, 'utf8'), 'Save');
     expect(again.task.state, again.task.stateReason).toBe('succeeded');
     expect(server.received('chat')).toHaveLength(before + 1);
+  }, 900_000);
+
+  it("on a HiDPI desktop (1280×800 at scale 2: 2560×1600 pixels) the model's click lands and the recording replays with 0 model calls", async () => {
+    const hidpi: Screen = { ...WXGA, scale: 2 };
+    const atScale = await record(hidpi);
+    const click = atScale.playbook.steps.find((s) => s.tool === 'computer' && s.args.action === 'click')!;
+    // The model saw a 1280×800 screenshot of the 2560×1600 screen; its click found the button.
+    expect(click.args).toMatchObject({ target: { name: 'Save note' }, recordedSpace: { width: 1280, height: 800 } });
+    const before = server.received('chat').length;
+    // Maximized: at scale 2 Chromium's own window buttons are reported in points, not pixels, so the test cannot press Restore.
+    const { task } = await replay(recorded.yaml, 'Save note', hidpi, false);
+    expect(task.state, task.stateReason).toBe('succeeded');
+    expect(server.received('chat')).toHaveLength(before);
   }, 900_000);
 });
