@@ -1,22 +1,27 @@
 import type { Command } from 'commander';
 import { openRuntime } from '../../capabilities/composition/openRuntime.js';
 import { runEvalSuite } from '../../runtime/evaluation/evalRunner.js';
+import { isGroundingSuite } from '../../runtime/evaluation/grounding/loadGroundingSuite.js';
 import { isSecuritySuite } from '../../runtime/evaluation/security/loadSecuritySuite.js';
 import { runSecuritySuite } from '../../runtime/evaluation/security/securityRunner.js';
 import { securityHolds, type SecurityReport } from '../../runtime/evaluation/security/securityReport.js';
 import { EXIT, printJson, reportError } from '../output.js';
+import { runGrounding } from './evalGrounding.js';
 
 /** `agent-desk eval <suite-dir>`: runs an evaluation suite and reports completion, failures, tokens and cost. */
 export function registerEval(program: Command): void {
   program
     .command('eval <suiteDir>')
-    .description('run an evaluation suite (a folder of goal tasks with scripted or real models and acceptance checks)')
+    .description(
+      'run an evaluation suite (goal tasks with scripted or real models and acceptance checks; kind: security or grounding in suite.yaml)',
+    )
     .option('--json', 'print the report as JSON')
     .option('--case <name...>', 'security suites: run only these cases')
     .option('--control', 'security suites: the harness self-check (approve everything, secret unknown): effects and leaks must show')
     .action(async (dir: string, opts: SecurityFlags) => {
       try {
         if (isSecuritySuite(dir)) return await runSecurity(dir, opts);
+        if (isGroundingSuite(dir)) return await runGrounding(dir, Boolean(opts.json));
         const report = await runEvalSuite(dir, (home, model) => openRuntime('full', { home, model }));
         if (opts.json) printJson(report);
         else {
