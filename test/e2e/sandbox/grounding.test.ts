@@ -144,6 +144,23 @@ describe.skipIf(skip)('element targets on a real desktop', () => {
     expect(await title()).not.toBe('bought');
   }, 120_000);
 
+  // Chromium's accessibility cache holds only the first page it showed: a page navigated to is found by walking live children.
+  it('a page opened after the first, and one reached through its link, are found in the tree', async () => {
+    const next = '<!doctype html><title>Next</title><p><a href="last.html" style="font-size: 30px">Open the last page</a></p>';
+    await session.sandbox.call('files.write', { path: 'next.html', data: next });
+    await session.sandbox.call('files.write', {
+      path: 'last.html',
+      data: '<!doctype html><title>Last</title><button onclick="document.title = \'archived\'">Archive</button>',
+    });
+    await session.sandbox.call('browser.open', { url: 'file:///home/agent/next.html' });
+    const link = await act({ action: 'click', target: { role: 'link', name: 'Open the last page' } });
+    expect(link.target).toMatchObject({ resolver: 'accessibility', role: 'link' });
+    await pollUntil('the last page', async () => ((await title()) === 'Last' ? true : undefined), { timeoutMs: 10_000 });
+    const button = await act({ action: 'click', target: { role: 'button', name: 'Archive' } });
+    expect(button.target).toMatchObject({ resolver: 'accessibility', role: 'button', name: 'Archive', app: 'Chromium' });
+    expect(await title()).toBe('archived');
+  }, 120_000);
+
   it('finds a GTK button (yad) by role and name; the click closes its window', async () => {
     await session.sandbox.call('browser.close', {});
     await session.sandbox.call('exec.run', {

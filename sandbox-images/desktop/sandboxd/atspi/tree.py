@@ -78,14 +78,17 @@ def ref_of(variant):
 
 
 def kept_items(reply):
-    """GetItems' reply as the tuples `unpack` gives, for the root and the showing components only.
+    """GetItems' reply as the tuples `unpack` gives, for the root and the showing components only,
+    and the set of every cached object.
     PyGObject's generic `unpack` walks every value in Python (about 20 ms for a browser's 250
     objects, most of a tree read); this reads each object's states first and skips the rest."""
     array = reply.get_child_value(0)
     out = []
+    cached = set()
     for i in range(array.n_children()):
         item = array.get_child_value(i)
         ref = ref_of(item.get_child_value(0))
+        cached.add(ref)
         bits = item.get_child_value(9)
         if ref[1] != ROOT:
             if bits.n_children() == 0 or bits.get_child_value(0).get_uint32() & SHOWN != SHOWN:
@@ -97,7 +100,7 @@ def kept_items(reply):
                     item.get_child_value(4).get_int32(), ifaces, item.get_child_value(6).get_string(),
                     item.get_child_value(7).get_uint32(), item.get_child_value(8).get_string(),
                     [bits.get_child_value(k).get_uint32() for k in range(bits.n_children())]))
-    return (out,)
+    return (out, cached)
 
 
 def parallel(conn, calls):
@@ -128,16 +131,26 @@ def extents_call(ref):
     return (ref[0], ref[1], 'org.a11y.atspi.Component', 'GetExtents', GLib.Variant('(u)', (SCREEN,)))
 
 
-# The objects (bus, path) the last read found showing, whose extents the next read asks early.
+def children_call(ref):
+    return (ref[0], ref[1], 'org.a11y.atspi.Accessible', 'GetChildren', None)
+
+
+def live_calls(ref):
+    """What a read asks of each showing object itself: its box, and its children as they are now."""
+    return [extents_call(ref), children_call(ref)]
+
+
+# The objects (bus, path) the last read found showing, whose boxes and children the next read asks early.
 _last_showing = []
 
 
 def cached_items(conn, apps, early_refs):
     """Every application's cached objects (a bridge that was just woken gets a few short retries),
-    and the extents of `early_refs` asked in the same round: {ref: reply or None}."""
+    and `live_calls` of `early_refs` asked in the same round: {ref: (extents, children)}."""
     first = parallel(conn, [(name, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', None) for (name, _p) in apps]
-                     + [extents_call(ref) for ref in early_refs])
-    items, early = first[:len(apps)], dict(zip(early_refs, first[len(apps):]))
+                     + [call for ref in early_refs for call in live_calls(ref)])
+    items, rest = first[:len(apps)], first[len(apps):]
+    early = {ref: (rest[2 * i], rest[2 * i + 1]) for i, ref in enumerate(early_refs)}
     for _attempt in range(10):
         missing = [i for i, reply in enumerate(items) if reply is None]
         if not missing:
@@ -149,6 +162,51 @@ def cached_items(conn, apps, early_refs):
     return items, early
 
 
+def live(conn, refs):
+    """`live_calls` of each ref in one round: {ref: (extents, children)}."""
+    replies = parallel(conn, [call for ref in refs for call in live_calls(ref)])
+    return {ref: (replies[2 * i], replies[2 * i + 1]) for i, ref in enumerate(refs)}
+
+
+def role_name(role):
+    return Atspi.role_get_name(Atspi.Role(role)) if role < int(Atspi.Role.LAST_DEFINED) else 'unknown'
+
+
+def uncached(conn, parents, cached, app_of, nodes, boxes):
+    """Objects the bridge's cache lacks, found by walking the live children of showing objects.
+    Chromium leaves a page it navigated to out of its cache (only its first page is cached), so
+    without this a page after a link or a reload has no tree. One round of calls per level."""
+    frontier = [(child, parent) for parent, children in parents for child in children if child not in cached]
+    for _level in range(40):
+        if not frontier:
+            return
+        props = lambda ref, name: (ref[0], ref[1], 'org.freedesktop.DBus.Properties', 'Get',
+                                   GLib.Variant('(ss)', ('org.a11y.atspi.Accessible', name)))
+        asks = [[(r[0], r[1], 'org.a11y.atspi.Accessible', 'GetRole', None),
+                 (r[0], r[1], 'org.a11y.atspi.Accessible', 'GetState', None),
+                 (r[0], r[1], 'org.a11y.atspi.Accessible', 'GetInterfaces', None),
+                 props(r, 'Name'), props(r, 'Description')] + live_calls(r) for r, _p in frontier]
+        replies = parallel(conn, [call for ask in asks for call in ask])
+        step = len(asks[0])
+        next_frontier = []
+        for i, (ref, parent) in enumerate(frontier):
+            role, state, ifaces, name, description, extents, children = replies[i * step:(i + 1) * step]
+            cached.add(ref)
+            if None in (role, state, ifaces) or not showing(state[0]):
+                continue
+            if COMPONENT in ifaces[0]:
+                nodes.append({
+                    'id': ref[0] + ref[1], 'parent': parent[0] + parent[1], 'bus': ref[0], 'path': ref[1],
+                    'app': app_of.get(parent, ref[0]), 'role': role_name(role[0]),
+                    'name': name[0] if name else '', 'description': description[0] if description else '',
+                    'states': states_of(state[0]), 'text': 'org.a11y.atspi.Text' in ifaces[0],
+                })
+                boxes[ref] = extents
+            app_of[ref] = app_of.get(parent, ref[0])
+            next_frontier += [(child, ref) for child in (children[0] if children else []) if child not in cached]
+        frontier = next_frontier
+
+
 def tree(values):
     conn = bus()
     apps = conn.call_sync('org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root',
@@ -156,10 +214,12 @@ def tree(values):
     global _last_showing
     items, early = cached_items(conn, apps, _last_showing)
     nodes = []
+    cached = set()
     for (app_name, _path), reply in zip(apps, items):
         if reply is None:
             continue
-        objects = reply[0]
+        objects, refs = reply
+        cached |= refs
         app_label = ''
         for obj in objects:
             if obj[1] == (app_name, _path) and obj[0][1] == '/org/a11y/atspi/accessible/root':
@@ -174,17 +234,25 @@ def tree(values):
                 'id': ref[0] + ref[1],
                 'parent': parent[0] + parent[1] if parent[1] != '/org/a11y/atspi/null' else None,
                 'bus': ref[0], 'path': ref[1], 'app': app_name,
-                'role': Atspi.role_get_name(Atspi.Role(role)) if role < int(Atspi.Role.LAST_DEFINED) else 'unknown',
+                'role': role_name(role),
                 'name': name, 'description': description, 'states': states_of(bits),
                 'text': 'org.a11y.atspi.Text' in ifaces,
             })
         for node in nodes:
             if node['app'] == app_name:
                 node['appName'] = app_label
+    showing_refs = [(n['bus'], n['path']) for n in nodes]
+    late = [ref for ref in showing_refs if early.get(ref, (None, None))[0] is None]
+    early.update(live(conn, late))
+    boxes = {ref: early[ref][0] for ref in showing_refs}
+    app_of = {(n['bus'], n['path']): n['app'] for n in nodes}
+    parents = [(ref, early[ref][1][0]) for ref in showing_refs if early[ref][1]]
+    uncached(conn, parents, cached, app_of, nodes, boxes)
+    labels = {n['app']: n['appName'] for n in nodes if n.get('appName')}
+    for node in nodes:
+        node.setdefault('appName', labels.get(node['app'], ''))
     _last_showing = [(n['bus'], n['path']) for n in nodes]
-    late = [ref for ref in _last_showing if early.get(ref) is None]
-    early.update(zip(late, parallel(conn, [extents_call(ref) for ref in late])))
-    extents = [early[ref] for ref in _last_showing]
+    extents = [boxes.get(ref) for ref in _last_showing]
     wanted = [n for n in nodes if values and n['text'] and n['role'] in VALUE_ROLES]
     texts = parallel(conn, [(n['bus'], n['path'], 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, -1)))
                             for n in wanted])
