@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Sharp } from 'sharp';
 import type { OcrLine, OcrWord, SandboxdParams, SandboxdResult } from '../../../../electron/contract/sandboxProtocol.js';
 import { grab } from './capture.js';
 import { clipRegion, regionImage } from './region.js';
@@ -17,14 +18,27 @@ export async function readText(
   const started = Date.now();
   const frame = await grab();
   const region = clipRegion(frame, p.region);
-  const png = await regionImage(frame, region)
-    .greyscale()
+  const grey = regionImage(frame, region).greyscale();
+  // A dark region is inverted, and its ground (then a mid grey) stretched to white, as Tesseract reads best.
+  const png = await ((await isDark(grey.clone())) ? grey.negate().normalise() : grey)
     .resize(region.width * SCALE, region.height * SCALE, { kernel: 'cubic' })
     .png({ compressionLevel: 1 })
     .toBuffer();
   const tsv = await tesseract(png, p.languages.join('+'));
   const lines = linesOf(tsv, region);
   return { region, words: lines.flatMap((l) => l.words), lines, ms: Date.now() - started };
+}
+
+/**
+ * Whether a grey region is mostly dark. Tesseract reads dark text on a light ground; a dark
+ * theme's light text was misread or missed (保存 inside 保存草稿 at both screen sizes). The whole
+ * region is judged at once: inverting only where the ground is dark read worse in both themes.
+ */
+async function isDark(grey: Sharp): Promise<boolean> {
+  const pixels = await grey.extractChannel(0).raw().toBuffer();
+  let sum = 0;
+  for (let i = 0; i < pixels.length; i++) sum += pixels[i]!;
+  return pixels.length > 0 && sum / pixels.length < 128;
 }
 
 function tesseract(png: Buffer, languages: string): Promise<string> {
