@@ -1,5 +1,5 @@
 // The stage: one document that shows the scene the hash names (#page=notes-en.html&theme=dark),
-// so the desktop's Chromium loads one document only. Text only OCR can read is drawn here: on a
+// so scenes change without loading a new document. Text only OCR can read is drawn here: on a
 // canvas sized to its text, and inside an image (a PNG made from a canvas, alt="").
 const FONT = '30px "Noto Sans CJK SC", sans-serif';
 

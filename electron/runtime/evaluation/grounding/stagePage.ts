@@ -8,8 +8,9 @@ const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g,
 /**
  * One document holding every page of the suite: each `*.html` fragment a `<template>`, the
  * `*.css` and `*.js` files inline. Its script shows the page the URL's hash names
- * (`#page=notes-en.html&theme=dark`), so scenes and themes change without a new document —
- * the desktop's Chromium publishes the tree of the first document it shows only.
+ * (`#page=notes-en.html&theme=dark`), so scenes and themes change without loading a new
+ * document: a scene is shown as fast as the page can redraw. (It began as a way around Chromium
+ * caching only its first document's tree, which the tree reader now walks past.)
  */
 export function stagePage(pages: readonly GroundingPageFile[]): string {
   const of = (ext: string) => pages.filter((p) => p.name.endsWith(ext));
