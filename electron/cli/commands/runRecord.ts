@@ -2,7 +2,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task } from '../../contract/index.js';
 import type { RuntimeCore } from '../../runtime/core/runtimeCore.js';
-import { recordTask } from '../../runtime/planning/record/recordTask.js';
+import { healable, recordTask } from '../../runtime/planning/record/recordTask.js';
 
 /**
  * `run --record <out.yaml>`: saves the run as a replayable playbook when it succeeded. Notes go
@@ -26,7 +26,8 @@ export async function saveRecording(rt: RuntimeCore, task: Task, file: string): 
  * with no model. Returns the healed positions (0-based; none: the file is left alone).
  */
 export async function saveHealed(rt: RuntimeCore, task: Task, file: string): Promise<number[]> {
-  if (task.state !== 'succeeded' || task.plan.kind !== 'playbook') return [];
+  // Only a recording (a playbook naming a healing model) can have been healed; any other playbook is left alone.
+  if (task.state !== 'succeeded' || !healable(task)) return [];
   const { yaml, healed = [] } = await recordTask(rt, task.id);
   if (healed.length === 0) return [];
   const target = path.resolve(file);

@@ -24,7 +24,7 @@ export async function recordTask(
 }
 
 /** A playbook that names a healing model (a recording): its replays can heal, and be saved healed. */
-function healable(task: Task): boolean {
+export function healable(task: Task): boolean {
   return task.plan.kind === 'playbook' && parsePlaybook(task.plan.source).heal !== undefined;
 }
 
