@@ -98,11 +98,14 @@ const settled = (page: Page) => page.waitForSelector('[data-testid="state-loadin
 /** Taps a top-bar link and waits for its page to settle. */
 async function tapNav(page: Page, view: string): Promise<void> {
   await page.locator(`header nav a[href="#/${view}"]`).tap();
-  await settled(page);
   if (view === 'tasks') await page.locator('[data-testid="task-list"] tbody tr').first().waitFor(WAIT);
   if (view === 'grants') await page.getByTestId('grants').locator('tbody tr').first().waitFor(WAIT);
   if (view === 'schedules') await page.locator('tr[data-job="nightly"]').waitFor(WAIT);
   if (view === 'tools') await page.locator('tr[data-tool="fs.write"]').waitFor(WAIT);
+  // The view is on the page first, so its sections' loading states are there to wait for: a wait
+  // right after the tap could pass before settings mounted, and snapshot its secrets 'Loading…'.
+  if (view === 'settings') await page.getByTestId('mcp-add').waitFor(WAIT);
+  await settled(page);
 }
 
 /** Each task-list row is a card: its title spans the row instead of a narrow column wrapping a word a line. */
