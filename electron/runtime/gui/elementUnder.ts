@@ -1,25 +1,9 @@
 import type { A11yNode } from '../../contract/index.js';
 import type { Point, Size } from './coordinates.js';
-import { matchTree } from './targetMatch.js';
+import { CONTAINERS, matchTree, roleFamily } from './targetMatch.js';
 
-/** Roles a bare click is never said to be "on": they hold the controls, not one of them. */
-const HOLDERS = new Set([
-  'application',
-  'frame',
-  'window',
-  'documentweb',
-  'documentframe',
-  'filler',
-  'panel',
-  'section',
-  'scrollpane',
-  'viewport',
-  'static',
-  'paragraph',
-]);
-
-/** AT-SPI spells roles with spaces (`push button`), recordings and models without. */
-const fold = (role: string): string => role.toLowerCase().replace(/[\s_-]+/g, '');
+/** Roles a bare click is never said to be "on": the containers, and text that labels a control rather than being one. */
+const HOLDERS = new Set([...CONTAINERS, 'static', 'paragraph']);
 
 const inside = (p: Point, n: A11yNode): boolean =>
   p.x >= n.bounds.x && p.x < n.bounds.x + n.bounds.width && p.y >= n.bounds.y && p.y < n.bounds.y + n.bounds.height;
@@ -32,7 +16,7 @@ const inside = (p: Point, n: A11yNode): boolean =>
  */
 export function elementUnder(nodes: readonly A11yNode[], point: Point, screen: Size): A11yNode | undefined {
   const under = nodes
-    .filter((n) => n.name.trim() !== '' && !HOLDERS.has(fold(n.role)) && inside(point, n))
+    .filter((n) => n.name.trim() !== '' && !HOLDERS.has(roleFamily(n.role)) && inside(point, n))
     .sort((a, b) => a.bounds.width * a.bounds.height - b.bounds.width * b.bounds.height);
   for (const node of under) {
     const { matches } = matchTree(nodes, { role: node.role, name: node.name }, screen);

@@ -47,7 +47,7 @@ export const roleFamily = (role: string): string => {
 };
 
 /** Roles that hold other controls: a target without a role never means one of them. */
-const CONTAINERS = new Set([
+export const CONTAINERS = new Set([
   'application',
   'frame',
   'window',
