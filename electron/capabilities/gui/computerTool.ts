@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { ComputerAction, ComputerActionResult, ElementTarget, RiskClass } from '../../contract/index.js';
 import { ComputerToolInputSchema } from '../../contract/index.js';
 import type { Point } from '../../runtime/gui/coordinates.js';
-import { ToolError, type CallClassification, type Tool } from '../../runtime/tools/types.js';
+import { ToolError, type CallClassification, type Tool, type ToolContext } from '../../runtime/tools/types.js';
 import { abortable } from './abortable.js';
 import type { DesktopSession } from './desktopSession.js';
 import { pointOf, safeToScreen } from './actionPoint.js';
@@ -18,6 +18,35 @@ import type { TaskDesktops } from './taskDesktops.js';
 import { CAPABILITIES } from '../../runtime/tools/capabilities.js';
 
 const READ_ONLY = new Set<ComputerAction['action']>(['screenshot', 'cursor_position', 'wait', 'zoom']);
+
+/** One action on the task's desktop as it is now. */
+async function runAction(
+  session: DesktopSession,
+  given: ComputerAction,
+  ctx: ToolContext,
+  onFrame: FrameSink,
+  options: ComputerToolOptions,
+): Promise<ComputerActionResult> {
+  if (session.takenOver) throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
+  const args = onThisScreen(given, session.space.model);
+  if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true, undefined, options), ctx.signal);
+  // A named element is found on the screen as it is now (an approved click too: the element, not the old point).
+  const point = pointOf(args);
+  const at = point ? safeToScreen(session, point) : undefined;
+  const resolution = await abortable(resolveClick(session, args, at), ctx.signal);
+  const act = () =>
+    verifiedAction(session, args, resolution, resolution?.target.point ?? at, () => performAction(session, args, onFrame, true, resolution));
+  // A bare click records the element it was on (read before the click changes the screen).
+  const under = args.action === 'click' && !resolution && at ? await abortable(elementAt(session.sandbox, at), ctx.signal) : undefined;
+  const result = await abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);
+  return under && !result.target ? { ...result, target: under } : result;
+}
+
+/** The same loss, marked as one whose action may have happened (the engine holds it uncertain). */
+function effectUnknown(lost: ToolError): ToolError {
+  if (lost.effectUnknown) return lost;
+  return new ToolError(`${lost.message} after its input was sent (it may or may not have happened)`, true, lost.code, true);
+}
 
 /** True when a Docker engine is configured (local socket or DOCKER_HOST). */
 export function dockerConfigured(): boolean {
@@ -222,23 +251,20 @@ export function computerTool(desktops: TaskDesktops, onFrame: FrameSink, options
     availability: () =>
       dockerConfigured() ? { available: true } : { available: false, reason: 'no Docker engine (no /var/run/docker.sock, no DOCKER_HOST)' },
     execute: async (given, ctx) => {
-      const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
-      if (session.takenOver)
-        throw new ToolError('a human has taken over this desktop; the agent waits for tasks.release', true, 'taken_over');
-      const args = onThisScreen(given, session.space.model);
-      if (READ_ONLY.has(args.action)) return abortable(performAction(session, args, onFrame, true, undefined, options), ctx.signal);
-      // A named element is found on the screen as it is now (an approved click too: the element, not the old point).
-      const point = pointOf(args);
-      const at = point ? safeToScreen(session, point) : undefined;
-      const resolution = await abortable(resolveClick(session, args, at), ctx.signal);
-      const act = () =>
-        verifiedAction(session, args, resolution, resolution?.target.point ?? at, () =>
-          performAction(session, args, onFrame, true, resolution),
-        );
-      // A bare click records the element it was on (read before the click changes the screen).
-      const under = args.action === 'click' && !resolution && at ? await abortable(elementAt(session.sandbox, at), ctx.signal) : undefined;
-      const result = await abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);
-      return under && !result.target ? { ...result, target: under } : result;
+      for (let attempt = 1; ; attempt++) {
+        const session = await abortable(desktops.forWorkspace(ctx.workspace, ctx.taskId), ctx.signal);
+        const inputsBefore = session.sandbox.inputsSent;
+        try {
+          return await runAction(session, given, ctx, onFrame, options);
+        } catch (error) {
+          if (!(error instanceof ToolError) || error.code !== 'desktop_lost') throw error;
+          // Lost after this action's input went out: its effect is unknown, whichever call saw the loss.
+          if (session.sandbox.inputsSent > inputsBefore) throw effectUnknown(error);
+          // Lost before it sent anything: nothing happened, so it runs on the task's next desktop, as a
+          // step does that finds its desktop lost before it starts. Once: a second loss is the fleet's trouble.
+          if (attempt > 1) throw error;
+        }
+      }
     },
   };
 }

@@ -4,6 +4,19 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { SandboxdSession } from './sandboxdSession.js';
 
+/**
+ * The calls that act on the desktop (pointer and keyboard). Once one was sent, a desktop lost
+ * afterwards may or may not show its effect; before it, the action did nothing.
+ */
+const INPUTS: ReadonlySet<SandboxdMethod> = new Set<SandboxdMethod>([
+  'mouse.move',
+  'mouse.click',
+  'mouse.drag',
+  'mouse.scroll',
+  'keyboard.press',
+  'keyboard.type',
+]);
+
 /** How long a fresh container may take until its display answers. */
 const READY_TIMEOUT_MS = 20_000;
 
@@ -18,6 +31,8 @@ export class DesktopSandbox {
   scale = 1;
   /** Asked when the session ends under a call: true when the desktop is lost (not removed on purpose). */
   probeLost: (() => Promise<boolean>) | undefined;
+  /** Pointer and keyboard calls sent to it: a caller tells a loss before its input from one after. */
+  inputsSent = 0;
 
   constructor(
     readonly id: string,
@@ -34,6 +49,7 @@ export class DesktopSandbox {
     if (this.lost) throw this.lostError(method, false);
     if (this.destroyed) throw new AgentDeskError('conflict', `sandbox ${this.name} was destroyed`);
     const sent = this.session.open;
+    if (sent && INPUTS.has(method)) this.inputsSent++;
     try {
       return await this.session.call(method, params, timeoutMs);
     } catch (error) {

@@ -139,7 +139,8 @@ for (const { runtime, skip } of RUNTIMES)
 
         // No effect twice: each click ran to completion once. Every other start of it ended either
         // uncertain (sent again only by a person's rerun) or failed for want of a desktop, before
-        // anything was sent (the engine retries a side effect only when it knows it did not happen).
+        // anything was sent. A desktop seen lost before the click's input went out is not a failure:
+        // the computer tool runs the click on the task's next desktop (test/e2e/sandbox/lostDesktop.test.ts).
         for (const t of tasks) {
           const steps = await rt.store.steps.forTask(t.id);
           const clicks = steps.filter((s) => s.tool === 'computer' && s.index === 1);
