@@ -1,5 +1,3 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentDeskError } from '../../runtime/errors.js';
@@ -132,10 +130,10 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
   }
   for (const n of WARM_UP) await timeModelSteps(n);
   const runs: ModelStepFigures[] = [];
-  for (const n of sizes) {
-    collectGarbage(); // each task starts on a clean heap, not paying for the previous run's garbage
-    runs.push(await timeModelSteps(n));
-  }
+  // No forced full collection between runs: it flushes compiled code and type feedback, and the
+  // next ~1,500 steps ran at twice the cost while V8 warmed again (docs/benchmarks.md), which no
+  // serving process pays; a worker's earlier tasks leave garbage that V8 collects as it goes.
+  for (const n of sizes) runs.push(await timeModelSteps(n));
   return {
     planner: 'model',
     store: process.env.AGENT_DESK_DATABASE_URL ? 'postgres' : 'sqlite',
@@ -145,12 +143,6 @@ export async function benchModelSteps(sizes: readonly number[]): Promise<Record<
     late: `mean of the last ${LATE_COUNT} steps`,
     machine: benchMachine(),
   };
-}
-
-/** A full collection between runs (V8's gc, exposed for this call only). */
-function collectGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
 }
 
 /** Mean µs of the early and of the late steps, and their ratio. */

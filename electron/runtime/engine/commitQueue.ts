@@ -1,3 +1,4 @@
+import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { Repos } from '../store/store.js';
 
@@ -23,6 +24,8 @@ export class CommitQueue {
   private flushTimer: NodeJS.Timeout | undefined;
   /** A timer's commit that failed: the next write reports it (a timer has no caller to throw to). */
   private flushError: unknown;
+  /** Commits started and not yet ended. */
+  private inFlight = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -65,7 +68,10 @@ export class CommitQueue {
       return before;
     }
     this.flushTimer ??= this.armFlushTimer();
-    return Promise.resolve();
+    // A commit on its way needs turns of the event loop (its connection's callbacks, the server's
+    // answer). A run whose steps never wait for I/O (instant tools, an in-process model) would
+    // hold them back until the next full batch stops the run to wait for that commit.
+    return this.inFlight > 0 ? eventLoopTurn() : Promise.resolve();
   }
 
   /** Commits everything queued; resolves when it (and every commit before it) has landed. */
@@ -82,7 +88,8 @@ export class CommitQueue {
         for (const write of batch) await write(tx);
       }),
     );
-    this.committing = commit.catch(() => undefined);
+    this.inFlight++;
+    this.committing = commit.catch(() => undefined).then(() => void this.inFlight--);
     return commit;
   }
 

@@ -74,6 +74,21 @@ describe("a run's commit queue", () => {
     expect(committed().split(',')).toHaveLength(2 * WRITE_BATCH);
   });
 
+  it('while a commit is on its way, lazy writes let the event loop turn: it lands beside a run that never waits for I/O', async () => {
+    // This commit's answer comes on a later turn of the event loop, as a database server's does.
+    const answered = new CommitQueue(clock, async (fn) => {
+      await new Promise((r) => setImmediate(r));
+      await store.transaction(fn);
+    });
+    for (let i = 1; i <= WRITE_BATCH; i++) await answered.write(insert(i), true); // the last write sets the batch off
+    // The run writes on (instant tools, an in-process model: nothing it awaits is I/O); the batch
+    // lands long before the next one is full, not when the run next has to wait for it.
+    for (let i = WRITE_BATCH + 1; i <= WRITE_BATCH + 8; i++) await answered.write(insert(i), true);
+    expect(committed().split(',')).toHaveLength(WRITE_BATCH);
+    await answered.flush();
+    expect(committed().split(',')).toHaveLength(WRITE_BATCH + 8);
+  });
+
   it('with no later write, the timer commits what waits', async () => {
     vi.useFakeTimers();
     await queue.write(insert(1), true);
