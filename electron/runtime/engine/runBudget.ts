@@ -13,6 +13,11 @@ import { spendOwnerOf } from './spendGuard.js';
  */
 export async function writeUsage(tx: Repos, task: Task, usage: Usage, at: string): Promise<void> {
   await tx.tasks.setUsage(task.id, usage, at);
+  await chargeSpend(tx, task, usage, at);
+}
+
+/** The owner's ledger charge for the task's usage so far (a state change writes the usage in its own row write). */
+export async function chargeSpend(tx: Repos, task: Task, usage: Usage, at: string): Promise<void> {
   const tokens = usage.tokensIn + usage.tokensOut;
   if (usage.costUsd > 0 || tokens > 0) await new SpendRepo(tx.sql).charge(task.id, spendOwnerOf(task), { usd: usage.costUsd, tokens }, at);
 }

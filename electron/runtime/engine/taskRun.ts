@@ -5,7 +5,7 @@ import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
 import type { PlannerDecision } from '../planning/planner.js';
 import { loopStop, taskBudgetStop, type BudgetStop } from './budgetStop.js';
-import { budgetHold, limitReached, writeUsage } from './runBudget.js';
+import { budgetHold, chargeSpend, limitReached, writeUsage } from './runBudget.js';
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { refusedClaim } from './leaseRefusal.js';
@@ -315,8 +315,8 @@ export class TaskRun {
     this.meter.trackHumanWait(to);
     let now: Task | undefined;
     await this.write(async (tx) => {
-      await writeUsage(tx, this.task, usage, at);
-      now = await tx.tasks.setState(this.taskId, to, reason, at, isTerminal(to) ? at : undefined, text);
+      await chargeSpend(tx, this.task, usage, at);
+      now = await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage });
       await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
     });
     this.task = now!;

@@ -25,6 +25,10 @@ export interface QueueDeps {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Entries read beyond the free slots in one page: a few claimed first by other workers are passed over. */
+const READY_MARGIN = 4;
+/** How far past the free slots a fill looks for entries it may start (agents at their limit are passed over). */
+const READY_LOOK_AHEAD = 64;
 
 /** A failure of the queue's own bookkeeping in the background (no caller to throw to): one line. */
 const report = (error: unknown): void => {
@@ -182,8 +186,8 @@ export class BackgroundQueue {
     let runningByAgent: Map<string | null, number> | undefined;
     const limits = new Map<string, number | undefined>();
     let launched = 0;
-    for (const entry of await this.deps.repo.ready(free + 64, this.deps.lease.plannerVersion)) {
-      if (launched >= free || this.stopping) break;
+    for await (const entry of this.readyEntries(free)) {
+      if (this.stopping) break;
       let limit: number | undefined;
       if (entry.agentId !== undefined) {
         if (!limits.has(entry.agentId)) limits.set(entry.agentId, await this.deps.limits.perAgent(entry.agentId));
@@ -196,8 +200,26 @@ export class BackgroundQueue {
         }
       }
       if (!(await this.claim(entry, limit))) continue;
-      launched++;
       this.launch(entry);
+      if (++launched >= free) break;
+    }
+  }
+
+  /**
+   * Ready entries, a page at a time: a page a little larger than the free slots is usually all a
+   * fill needs (reading 64 more for every task started cost the server and the worker more than
+   * the claim). Entries of agents at their limit, or claimed first by other workers, are passed
+   * over for up to READY_LOOK_AHEAD entries beyond the slots.
+   */
+  private async *readyEntries(free: number): AsyncGenerator<QueueEntry> {
+    const page = free + READY_MARGIN;
+    let after = 0;
+    for (let seen = 0; seen < free + READY_LOOK_AHEAD; ) {
+      const entries = await this.deps.repo.ready(page, this.deps.lease.plannerVersion, after);
+      for (const entry of entries) yield entry;
+      if (entries.length < page) return;
+      seen += entries.length;
+      after = entries.at(-1)!.seq;
     }
   }
 

@@ -41,7 +41,7 @@ const toEntry = (r: Row): QueueEntry => ({
 // whose task was saved by a planner this worker reads.
 const READY = `SELECT q.* FROM task_queue q WHERE q.state = 'pending' AND (q.serial_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM task_queue r WHERE r.serial_key = q.serial_key AND (r.state = 'running' OR (r.state = 'pending' AND r.seq < q.seq))
-  )) AND NOT ${newerPlannerState('q.task_id')} ORDER BY q.seq LIMIT ?`;
+  )) AND NOT ${newerPlannerState('q.task_id')} AND q.seq > ? ORDER BY q.seq LIMIT ?`;
 
 /** The database itself, not one transaction on it. */
 const isDatabase = (db: SqlSession): db is SqlDatabase => 'transaction' in db;
@@ -72,9 +72,12 @@ export class TaskQueueRepo {
     if (!(await this.requeue(taskId))) await this.enqueue(taskId, {}, atIso);
   }
 
-  /** Up to `limit` pending entries a worker reading planner states up to `plannerVersion` may start now, oldest first. */
-  async ready(limit: number, plannerVersion: number): Promise<QueueEntry[]> {
-    return (await this.db.all<Row>(READY, [plannerVersion, limit])).map(toEntry);
+  /**
+   * Up to `limit` pending entries a worker reading planner states up to `plannerVersion` may start
+   * now, oldest first; `after` pages on from the last entry of a previous page.
+   */
+  async ready(limit: number, plannerVersion: number, after = 0): Promise<QueueEntry[]> {
+    return (await this.db.all<Row>(READY, [plannerVersion, after, limit])).map(toEntry);
   }
 
   /**

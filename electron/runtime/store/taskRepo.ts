@@ -64,6 +64,17 @@ function toTask(r: TaskRow, dataFolder?: string): Task {
 const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
 
 /** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
+/** A task's move to another state, as one row write. */
+export interface StateChange {
+  state: TaskState;
+  reason?: string;
+  text?: ServerText;
+  at: string;
+  /** Set when the state is terminal. */
+  endedAt?: string;
+  usage?: Usage;
+}
+
 export class TaskRepo {
   /**
    * `dataFolder`: this process's data folder. A workspace inside it is stored relative to it
@@ -157,10 +168,12 @@ export class TaskRepo {
 
   /** `text` is the reason as a catalog code; without one the row keeps only the English. */
   /** Sets the task's state; the task as it now is in this transaction (what a transition reports, without a read of its own). */
-  async setState(id: string, state: TaskState, reason: string | undefined, at: string, endedAt?: string, text?: ServerText): Promise<Task> {
+  /** Moves the task to a state; its usage as of the move goes in the same row write. */
+  async setState(id: string, to: StateChange): Promise<Task> {
+    const { state, reason, text, at, endedAt, usage } = to;
     const row = await this.db.get<TaskRow>(
-      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ? WHERE id = ? RETURNING *',
-      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, id],
+      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ?, usage = COALESCE(?, usage) WHERE id = ? RETURNING *',
+      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, usage ? toJson(usage) : null, id],
     );
     if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
     return this.toTask(row);

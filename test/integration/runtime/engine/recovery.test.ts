@@ -35,7 +35,7 @@ async function crashDuring(
     policy: { effect: 'allow', risks: ['write'], source: 'default', reason: 'test', rememberable: true },
   };
   await h.rt.store.steps.save(step);
-  await h.rt.store.tasks.setState(taskId, 'running', 'crashed', new Date().toISOString());
+  await h.rt.store.tasks.setState(taskId, { state: 'running', reason: 'crashed', at: new Date().toISOString() });
   return step;
 }
 

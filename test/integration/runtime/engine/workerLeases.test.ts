@@ -43,7 +43,7 @@ async function workerElsewhere(rt: Runtime, id: string, heartbeatMsAgo: number):
 /** A task in the middle of a run owned by `owner` (a step had not started). */
 async function runningTaskOwnedBy(rt: Runtime, owner: string): Promise<string> {
   const task = await createPlaybookTask(rt, 'name: echo\nsteps:\n  - tool: echo\n    args: { value: 1 }\n');
-  await rt.store.tasks.setState(task.id, 'running', undefined, iso(0));
+  await rt.store.tasks.setState(task.id, { state: 'running', at: iso(0) });
   await rt.store.sql.run('UPDATE tasks SET owner = ? WHERE id = ?', [owner, task.id]);
   return task.id;
 }
