@@ -99,3 +99,22 @@ describe('per-agent concurrency in the background queue', () => {
     expect(states).toEqual(Array(10).fill('succeeded'));
   });
 });
+
+describe('a fill that pages through the ready entries', () => {
+  it('passes over a long run of entries of an agent at its limit, page after page, to the free work behind them', async () => {
+    holds = new Holds();
+    const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
+    h = openTestRuntime({ tools: [hold], scheduler: { concurrency: 4 } });
+    const { rt } = h;
+    await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
+    const create = (agent?: string) =>
+      rt.engine.create({ title: agent ?? 'free', plan: { kind: 'playbook', source: HELD, baseDir: h.home }, inputs: {}, ...(agent && { agent }) });
+    // A page is the free slots plus a few: 20 entries of the full agent fill several pages before the free ones.
+    for (let i = 0; i < 20; i++) await rt.scheduler.queue.add((await create('slow')).id);
+    for (let i = 0; i < 2; i++) await rt.scheduler.queue.add((await create()).id);
+    rt.scheduler.queue.start();
+    await until(() => holds.count === 4);
+    const running = (await rt.store.tasks.list({ limit: 100 })).filter((t) => t.state === 'running').map((t) => t.agent ?? 'none');
+    expect(running.sort()).toEqual(['none', 'none', 'slow', 'slow']);
+  });
+});
