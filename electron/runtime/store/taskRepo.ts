@@ -63,7 +63,6 @@ function toTask(r: TaskRow, dataFolder?: string): Task {
 
 const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
 
-/** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
 /** A task's move to another state, as one row write. */
 export interface StateChange {
   state: TaskState;
@@ -75,6 +74,7 @@ export interface StateChange {
   usage?: Usage;
 }
 
+/** Tasks table: one row per task, the current state plus the runner's lease and control flags. */
 export class TaskRepo {
   /**
    * `dataFolder`: this process's data folder. A workspace inside it is stored relative to it
