@@ -35,7 +35,9 @@ async function runAction(
   const at = point ? safeToScreen(session, point) : undefined;
   const resolution = await abortable(resolveClick(session, args, at), ctx.signal);
   const act = () =>
-    verifiedAction(session, args, resolution, resolution?.target.point ?? at, () => performAction(session, args, onFrame, true, resolution));
+    verifiedAction(session, args, resolution, resolution?.target.point ?? at, () =>
+      performAction(session, args, onFrame, true, resolution),
+    );
   // A bare click records the element it was on (read before the click changes the screen).
   const under = args.action === 'click' && !resolution && at ? await abortable(elementAt(session.sandbox, at), ctx.signal) : undefined;
   const result = await abortable(runGatedAction(session, args, ctx.approved, act, resolution?.target), ctx.signal);

@@ -214,7 +214,7 @@ export class BackgroundQueue {
   private async *readyEntries(free: number): AsyncGenerator<QueueEntry> {
     const page = free + READY_MARGIN;
     let after = 0;
-    for (let seen = 0; seen < free + READY_LOOK_AHEAD; ) {
+    for (let seen = 0; seen < free + READY_LOOK_AHEAD;) {
       const entries = await this.deps.repo.ready(page, this.deps.lease.plannerVersion, after);
       for (const entry of entries) yield entry;
       if (entries.length < page) return;

@@ -98,7 +98,8 @@ export class TaskQueueRepo {
    */
   async claimWithinLimit(seq: number, owner: string, atIso: string, agentId: string, limit: number): Promise<boolean> {
     if (this.db.dialect === 'postgres') {
-      if (isDatabase(this.db)) return this.db.transaction((tx) => new TaskQueueRepo(tx).claimWithinLimit(seq, owner, atIso, agentId, limit));
+      if (isDatabase(this.db))
+        return this.db.transaction((tx) => new TaskQueueRepo(tx).claimWithinLimit(seq, owner, atIso, agentId, limit));
       await this.db.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 11))', [`agent-slots:${agentId}`]);
     }
     const room = "(SELECT COUNT(*) FROM task_queue WHERE agent_id = ? AND state = 'running') < ?";

@@ -108,7 +108,12 @@ describe('a fill that pages through the ready entries', () => {
     const { rt } = h;
     await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
     const create = (agent?: string) =>
-      rt.engine.create({ title: agent ?? 'free', plan: { kind: 'playbook', source: HELD, baseDir: h.home }, inputs: {}, ...(agent && { agent }) });
+      rt.engine.create({
+        title: agent ?? 'free',
+        plan: { kind: 'playbook', source: HELD, baseDir: h.home },
+        inputs: {},
+        ...(agent && { agent }),
+      });
     // A page is the free slots plus a few: 20 entries of the full agent fill several pages before the free ones.
     for (let i = 0; i < 20; i++) await rt.scheduler.queue.add((await create('slow')).id);
     for (let i = 0; i < 2; i++) await rt.scheduler.queue.add((await create()).id);
