@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../../electron/contract/index.js';
 import { TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.js';
-import { openTestRuntime, type TestRuntime } from '../../../support/runtime.js';
+import type { TestRuntime } from '../../../support/runtime.js';
+import { openStoreTestRuntime, STORE_KINDS, storeMissing, type StoreKind } from '../../../support/storeKinds.js';
 import { testTool } from '../../../support/testTools.js';
 
-let h: TestRuntime;
+let h: TestRuntime | undefined;
 afterEach(async () => {
   holds.releaseAll();
-  await h.rt.scheduler.stop();
-  await h.cleanup();
+  await h?.rt.scheduler.stop();
+  await h?.cleanup();
+  h = undefined;
 });
 
 /** Calls that wait until the test lets one go. */
@@ -43,23 +45,39 @@ const until = async (ok: () => boolean | Promise<boolean>) => {
   while (!(await ok())) await new Promise((r) => setTimeout(r, 5));
 };
 
+/**
+ * A runtime of 4 slots whose tasks hold until released, with agent `slow` limited to 2; `create`
+ * makes a held task of that agent, or of none.
+ */
+async function openHeldQueue(kind: StoreKind = 'sqlite') {
+  holds = new Holds();
+  const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
+  h = await openStoreTestRuntime(kind, { tools: [hold], scheduler: { concurrency: 4 } });
+  const { rt, home } = h;
+  await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
+  const create = (agent?: string) =>
+    rt.engine.create({
+      title: agent ?? 'free',
+      plan: { kind: 'playbook', source: HELD, baseDir: home },
+      inputs: {},
+      ...(agent && { agent }),
+    });
+  return { rt, create };
+}
+
+/** The agents of the running tasks, sorted ('none' for a task of no agent). */
+const runningAgents = async (rt: TestRuntime['rt']) =>
+  (await rt.store.tasks.list({ limit: 100 }))
+    .filter((t) => t.state === 'running')
+    .map((t) => t.agent ?? 'none')
+    .sort();
+
 describe('per-agent concurrency in the background queue', () => {
   it('never runs more than maxConcurrent of one agent, while other work fills the global slots', async () => {
-    holds = new Holds();
-    const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
-    h = openTestRuntime({ tools: [hold], scheduler: { concurrency: 4 } });
-    const { rt } = h;
-    await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
+    const { rt, create } = await openHeldQueue();
     const scheduler = rt.scheduler;
     const queueRepo = new TaskQueueRepo(rt.store.sql);
 
-    const create = (agent?: string) =>
-      rt.engine.create({
-        title: agent ?? 'free',
-        plan: { kind: 'playbook', source: HELD, baseDir: h.home },
-        inputs: {},
-        ...(agent && { agent }),
-      });
     const slow: Task[] = [];
     for (let i = 0; i < 6; i++) slow.push(await create('slow'));
     const free: Task[] = [];
@@ -84,8 +102,7 @@ describe('per-agent concurrency in the background queue', () => {
     scheduler.queue.start();
     // Full at once: two of the agent (its limit) and two others; let them go one by one.
     await until(() => holds.count === 4);
-    const heldAgents = (await rt.store.tasks.list({ limit: 100 })).filter((t) => t.state === 'running').map((t) => t.agent ?? 'none');
-    expect(heldAgents.sort()).toEqual(['none', 'none', 'slow', 'slow']);
+    expect(await runningAgents(rt)).toEqual(['none', 'none', 'slow', 'slow']);
     const allDone = async () => (await queueRepo.counts()).done === slow.length + free.length;
     while (!(await allDone())) {
       await until(async () => holds.count > 0 || (await allDone()));
@@ -100,26 +117,17 @@ describe('per-agent concurrency in the background queue', () => {
   });
 });
 
-describe('a fill that pages through the ready entries', () => {
+describe.each(STORE_KINDS)('a fill that pages through the ready entries (%s store)', (kind) => {
+  const absent = storeMissing(kind);
+  if (absent) return void it.skipIf(absent !== undefined)(`needs ${kind}: ${absent}`, () => undefined);
+
   it('passes over a long run of entries of an agent at its limit, page after page, to the free work behind them', async () => {
-    holds = new Holds();
-    const hold = testTool({ name: 'test.hold', risk: 'read', readOnly: true, idempotent: true, run: () => holds.wait() });
-    h = openTestRuntime({ tools: [hold], scheduler: { concurrency: 4 } });
-    const { rt } = h;
-    await rt.agents.create({ name: 'slow', maxConcurrent: 2 });
-    const create = (agent?: string) =>
-      rt.engine.create({
-        title: agent ?? 'free',
-        plan: { kind: 'playbook', source: HELD, baseDir: h.home },
-        inputs: {},
-        ...(agent && { agent }),
-      });
+    const { rt, create } = await openHeldQueue(kind);
     // A page is the free slots plus a few: 20 entries of the full agent fill several pages before the free ones.
     for (let i = 0; i < 20; i++) await rt.scheduler.queue.add((await create('slow')).id);
     for (let i = 0; i < 2; i++) await rt.scheduler.queue.add((await create()).id);
     rt.scheduler.queue.start();
     await until(() => holds.count === 4);
-    const running = (await rt.store.tasks.list({ limit: 100 })).filter((t) => t.state === 'running').map((t) => t.agent ?? 'none');
-    expect(running.sort()).toEqual(['none', 'none', 'slow', 'slow']);
+    expect(await runningAgents(rt)).toEqual(['none', 'none', 'slow', 'slow']);
   });
 });
