@@ -13,13 +13,16 @@ import { openTestRuntime, type TestRuntime } from '../../support/runtime.js';
 // Three `agent-desk worker` processes on one store run 100 goal tasks of three people; each task
 // is one model turn priced by the config's table ($0.002, 1,500 tokens). Alice's 50 tasks need
 // $0.10 but her day allows $0.05: her tasks stop and ask; one raise by an approver lets them all
-// go on. At the end the ledger holds, per person, exactly the sum of their tasks' spend.
+// go on. Bob's and Carol's 25 tasks spend exactly the $0.05 and never ask: the check before each
+// call sees at most $0.048 charged, whatever the order and pace of the workers (with 30, Bob
+// asked or not by how many of his were still running when his 26th started). At the end the
+// ledger holds, per person, exactly the sum of their tasks' spend.
 
 const KEY = 'sk-budget-e2e-0123456789';
 const PEOPLE: [Actor, number][] = [
   [{ subject: 'alice', name: 'Alice' }, 50],
-  [{ subject: 'bob', name: 'Bob' }, 30],
-  [{ subject: 'carol', name: 'Carol' }, 20],
+  [{ subject: 'bob', name: 'Bob' }, 25],
+  [{ subject: 'carol', name: 'Carol' }, 25],
 ];
 const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 let cli: CliSandbox;
