@@ -88,7 +88,10 @@ export async function benchStep(n: number, runs = 5): Promise<Record<string, unk
     durable: true,
     sideEffectOverheadUsPerStep: round(median(sideEffect)),
     runs,
-    commits: { sideEffectStep: 'started before the call + completed after', readOnlyStep: `completed, batched with other lazy writes, up to ${WRITE_BATCH} writes per commit` },
+    commits: {
+      sideEffectStep: 'started before the call + completed after',
+      readOnlyStep: `completed, batched with other lazy writes, up to ${WRITE_BATCH} writes per commit`,
+    },
     // A bench's data folder has no config.json: the store is AGENT_DESK_DATABASE_URL's, else SQLite.
     store: postgresUrl({ kind: 'sqlite' }) ? { kind: 'postgres' } : { kind: 'sqlite', journal: 'wal', synchronous: 'NORMAL' },
     machine: benchMachine(),
@@ -110,13 +113,13 @@ export function registerBench(program: Command): void {
     .description('runtime cost per step: a playbook of no-op API calls, or (--planner model) a model-planned goal task')
     .option('--planner <kind>', 'playbook, or model: a goal task through the LLM planner with an in-process model', 'playbook')
     .option('--steps <n>', 'number of steps (model: comma-separated sizes)', '')
-    .option('--runs <n>', 'timed runs of the playbook bench (the median is reported)', '5')
+    .option('--runs <n>', 'timed runs (the median is reported): of the playbook, or (model) of each size; default 5, model 1')
     .option(
       '--store <kind>',
       'sqlite (a fresh file), or postgres (a fresh database on the server AGENT_DESK_DATABASE_URL names); default: postgres when that is set',
     )
     .option('--json', 'print JSON (the default)')
-    .action(async (opts: { planner: string; steps: string; runs: string; store?: string; json?: boolean }) => {
+    .action(async (opts: { planner: string; steps: string; runs?: string; store?: string; json?: boolean }) => {
       try {
         if (opts.planner !== 'playbook' && opts.planner !== 'model') {
           throw new AgentDeskError('invalid_params', `--planner must be playbook or model, not "${opts.planner}"`);
@@ -124,8 +127,8 @@ export function registerBench(program: Command): void {
         const store = benchStoreKind(opts.store ?? (postgresUrl({ kind: 'sqlite' }) ? 'postgres' : 'sqlite'));
         const figures = await withBenchStore(store, () =>
           opts.planner === 'model'
-            ? benchModelSteps((opts.steps || '1000,10000').split(',').map(Number))
-            : benchStep(Number(opts.steps || '1000'), Number(opts.runs)),
+            ? benchModelSteps((opts.steps || '1000,10000').split(',').map(Number), Number(opts.runs ?? '1'))
+            : benchStep(Number(opts.steps || '1000'), Number(opts.runs ?? '5')),
         );
         if (opts.json) printJson(figures);
         else console.log(JSON.stringify(figures));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AgentDeskError } from '../../runtime/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../../runtime/models/types.js';
 import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
-import { benchMachine, openBenchRuntime } from './benchRuntime.js';
+import { benchMachine, openBenchRuntime, type BenchRuntime } from './benchRuntime.js';
 import { round } from './benchStats.js';
 
 /** The steps whose mean is the "early" marginal cost (the first few warm the JIT). */
@@ -89,60 +89,98 @@ export interface ModelStepFigures {
   cpu: { usPerStep: number; earlyUsPerStep: number; lateUsPerStep: number; lateOverEarly: number };
 }
 
-/** Runs one goal task through the real engine and the real LLM planner; per-step times from the model's call stamps. */
-export async function timeModelSteps(steps: number): Promise<ModelStepFigures> {
-  const model = new ScriptedStepModel(steps);
-  // The product's assembly and goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
-  const { rt, dispose } = await openBenchRuntime('model', { model: { provider: () => model } });
-  try {
-    const { task } = await rt.tasks.create({
-      source: {
-        kind: 'goal',
-        goal: `Echo ${steps} values, then answer.`,
-        checks: [{ type: 'file_exists', path: 'ready.txt', exists: true }],
-      },
-      requester: { kind: 'local' },
-      title: 'bench model steps',
-      budget: { maxSteps: steps + 10 },
-    });
-    writeFileSync(path.join(task.workspace, 'ready.txt'), 'ok');
-    const started = process.hrtime.bigint();
-    const done = await rt.engine.run(task.id);
-    const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
-    const completed = (await rt.store.steps.forTask(task.id)).filter((s) => s.status === 'completed').length;
-    if (done.state !== 'succeeded' || completed !== steps || model.stamps.length !== steps + 1) {
-      throw new Error(
-        `bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`,
-      );
-    }
-    const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
-    return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };
-  } finally {
-    await dispose();
-  }
+/** The bench's runtime (the product's assembly) and the scripted model of each goal task it runs. */
+interface StepBench {
+  rt: BenchRuntime['rt'];
+  models: Map<string, ScriptedStepModel>;
 }
 
-/** `bench step --planner model`: goal tasks of each size (after the warm-up tasks), each a fresh runtime and SQLite file. */
-export async function benchModelSteps(sizes: readonly number[]): Promise<Record<string, unknown>> {
+/** Runs one goal task through the real engine and the real LLM planner; per-step times from the model's call stamps. */
+async function timeModelSteps({ rt, models }: StepBench, steps: number): Promise<ModelStepFigures> {
+  const model = new ScriptedStepModel(steps);
+  const { task } = await rt.tasks.create({
+    source: {
+      kind: 'goal',
+      goal: `Echo ${steps} values, then answer.`,
+      checks: [{ type: 'file_exists', path: 'ready.txt', exists: true }],
+    },
+    requester: { kind: 'local' },
+    title: 'bench model steps',
+    budget: { maxSteps: steps + 10 },
+  });
+  writeFileSync(path.join(task.workspace, 'ready.txt'), 'ok');
+  models.set(task.id, model);
+  const started = process.hrtime.bigint();
+  const done = await rt.engine.run(task.id);
+  const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
+  models.delete(task.id);
+  const completed = (await rt.store.steps.forTask(task.id)).filter((s) => s.status === 'completed').length;
+  if (done.state !== 'succeeded' || completed !== steps || model.stamps.length !== steps + 1) {
+    throw new Error(
+      `bench task ended ${done.state} (${done.stateReason ?? ''}) with ${completed}/${steps} steps completed in ${model.stamps.length} model calls (expected ${steps + 1})`,
+    );
+  }
+  const wall = marginal(model.stamps.slice(1).map((t, i) => Number(t - model.stamps[i]!) / 1000));
+  return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };
+}
+
+/** A size's figures: those of its median run (by µs a step), and every run's µs a step and late/early. */
+type SizeFigures = ModelStepFigures & { repeats: { usPerStep: number; lateOverEarly: number }[] };
+
+function medianRun(runs: readonly ModelStepFigures[]): SizeFigures {
+  const sorted = [...runs].sort((a, b) => a.usPerStep - b.usPerStep);
+  const mid = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return { ...mid, repeats: runs.map(({ usPerStep, lateOverEarly }) => ({ usPerStep, lateOverEarly })) };
+}
+
+/**
+ * `bench step --planner model`: `runs` goal tasks of each size, after the warm-up tasks, all in one
+ * runtime on one store, as a worker runs task after task (a fresh runtime per task timed its
+ * connections' and caches' first use: steps 10–110 cost 2–4× the late ones).
+ */
+export async function benchModelSteps(sizes: readonly number[], runs = 1): Promise<Record<string, unknown>> {
   const bad = sizes.find((n) => !Number.isInteger(n) || n < EARLY.to + LATE_COUNT);
   if (bad !== undefined) {
     throw new AgentDeskError('invalid_params', `--steps sizes must be integers of at least ${EARLY.to + LATE_COUNT}, not ${bad}`);
   }
-  for (const n of WARM_UP) await timeModelSteps(n);
-  const runs: ModelStepFigures[] = [];
-  // No forced full collection between runs: it flushes compiled code and type feedback, and the
-  // next ~1,500 steps ran at twice the cost while V8 warmed again (docs/benchmarks.md), which no
-  // serving process pays; a worker's earlier tasks leave garbage that V8 collects as it goes.
-  for (const n of sizes) runs.push(await timeModelSteps(n));
-  return {
-    planner: 'model',
-    store: process.env.AGENT_DESK_DATABASE_URL ? 'postgres' : 'sqlite',
-    path: 'the product assembly + goals module (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
-    runs,
-    early: `mean of steps ${EARLY.from}-${EARLY.to}`,
-    late: `mean of the last ${LATE_COUNT} steps`,
-    machine: benchMachine(),
-  };
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new AgentDeskError('invalid_params', `--runs must be a whole number of at least 1, not ${runs}`);
+  const models = new Map<string, ScriptedStepModel>();
+  // The product's assembly and goal planning (conversation saved per turn, model.call traced, metered, redacted); only the model is in-process.
+  const { rt, dispose } = await openBenchRuntime('model', {
+    model: {
+      provider: (task) => {
+        const model = models.get(task.id);
+        if (!model) throw new AgentDeskError('bad_state', `bench: no scripted model for task ${task.id}`);
+        return model;
+      },
+    },
+  });
+  try {
+    const bench = { rt, models };
+    for (const n of WARM_UP) await timeModelSteps(bench, n);
+    const figures: SizeFigures[] = [];
+    // No forced full collection between runs: it flushes compiled code and type feedback, and the
+    // next ~1,500 steps ran at twice the cost while V8 warmed again (docs/benchmarks.md), which no
+    // serving process pays; a worker's earlier tasks leave garbage that V8 collects as it goes.
+    for (const n of sizes) {
+      const timed: ModelStepFigures[] = [];
+      for (let i = 0; i < runs; i++) timed.push(await timeModelSteps(bench, n));
+      figures.push(medianRun(timed));
+    }
+    return {
+      planner: 'model',
+      store: process.env.AGENT_DESK_DATABASE_URL ? 'postgres' : 'sqlite',
+      path: 'the product assembly + goals module (LlmPlanner, saved conversation, model.call trace) + in-process model that never reads its input; tool: echo',
+      runs: figures,
+      runsPerSize: runs,
+      early: `mean of steps ${EARLY.from}-${EARLY.to}`,
+      late: `mean of the last ${LATE_COUNT} steps`,
+      machine: benchMachine(),
+    };
+  } finally {
+    await dispose();
+  }
 }
 
 /** Mean µs of the early and of the late steps, and their ratio. */

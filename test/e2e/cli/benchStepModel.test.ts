@@ -5,12 +5,18 @@ describe('agent-desk bench step --planner model', () => {
   const cli = new CliSandbox();
   afterEach(async () => cli.cleanup());
 
-  it('runs a model-planned goal task per size and prints wall and CPU figures for early and late steps', async () => {
-    const result = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '220', '--json'], { timeoutMs: 120_000 });
+  it('runs model-planned goal tasks of each size and prints the median run’s wall and CPU figures for early and late steps', async () => {
+    const result = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '220', '--runs', '3', '--json'], {
+      timeoutMs: 120_000,
+    });
     expect(result.code, explain(result)).toBe(0);
     const figures = result.json<{ planner: string; runs: Record<string, unknown>[] }>();
     expect(figures.planner).toBe('model');
     expect(figures.runs).toHaveLength(1);
+    const repeats = figures.runs[0]!.repeats as { usPerStep: number }[];
+    expect(repeats).toHaveLength(3);
+    const sorted = repeats.map((r) => r.usPerStep).sort((a, b) => a - b);
+    expect(figures.runs[0]!.usPerStep).toBe(sorted[1]);
     expect(figures.runs[0]).toMatchObject({
       steps: 220,
       usPerStep: expect.any(Number),
@@ -30,5 +36,8 @@ describe('agent-desk bench step --planner model', () => {
     const small = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '50', '--json']);
     expect(small.code).toBe(2);
     expect(small.stderr).not.toMatch(/at .*\.js:\d+/);
+    const runs = await cli.run(['bench', 'step', '--planner', 'model', '--steps', '220', '--runs', '0', '--json']);
+    expect(runs.code).toBe(2);
+    expect(runs.json()).toEqual({ error: expect.objectContaining({ code: 'invalid_params', message: expect.stringContaining('--runs') }) });
   });
 });

@@ -227,7 +227,15 @@ class BatchingTransaction {
   }
 
   private async flush(): Promise<pg.QueryResult> {
-    const text = this.pending.map((p) => (typeof p === 'string' ? p : this.inlineRows(p))).join(';\n');
+    // Every piece of every statement goes in one list joined once: one flat string of the
+    // statement's size, not a rope per value flattened again at each join and at the socket write.
+    const parts: string[] = [];
+    for (const p of this.pending) {
+      if (parts.length > 0) parts.push(';\n');
+      if (typeof p === 'string') parts.push(p);
+      else this.inlineRowsInto(parts, p);
+    }
+    const text = parts.join('');
     this.pending = [];
     this.batches = new Map();
     this.begun = true;
@@ -236,10 +244,19 @@ class BatchingTransaction {
   }
 
   private inline(sql: string, params: readonly SqlValue[]): string {
+    const parts: string[] = [];
+    this.inlineInto(parts, sql, params);
+    return parts.join('');
+  }
+
+  /** Appends `sql` with its params inlined as literals to `parts`. */
+  private inlineInto(parts: string[], sql: string, params: readonly SqlValue[]): void {
     const { texts, slots } = this.templateOf(sql);
-    let out = texts[0]!;
-    for (let i = 0; i < slots.length; i++) out += this.literal(params[slots[i]!]) + texts[i + 1]!;
-    return out;
+    parts.push(texts[0]!);
+    for (let i = 0; i < slots.length; i++) {
+      this.literalInto(parts, params[slots[i]!]);
+      parts.push(texts[i + 1]!);
+    }
   }
 
   /** The statement cut at its placeholders, once per SQL text: a commit inlines thousands of values. */
@@ -256,16 +273,21 @@ class BatchingTransaction {
     return template;
   }
 
-  private inlineRows({ batch, rows }: PendingRows): string {
-    if (rows.length === 1) return this.inline(batch.one, [...rows[0]!, ...batch.after]);
-    return this.inline(batch.many(rows.length), [...rows.flat(), ...batch.after]);
+  private inlineRowsInto(parts: string[], { batch, rows }: PendingRows): void {
+    if (rows.length === 1) this.inlineInto(parts, batch.one, [...rows[0]!, ...batch.after]);
+    else this.inlineInto(parts, batch.many(rows.length), [...rows.flat(), ...batch.after]);
   }
 
-  private literal(value: SqlValue | undefined): string {
-    if (value === null || value === undefined) return 'NULL';
-    if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`cannot store ${value}`);
-    return quoteLiteral(String(value));
+  private literalInto(parts: string[], value: SqlValue | undefined): void {
+    if (value === null || value === undefined) parts.push('NULL');
+    else if (Buffer.isBuffer(value)) parts.push(`'\\x${value.toString('hex')}'::bytea`);
+    else if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`cannot store ${value}`);
+    else {
+      const text = String(value);
+      // Most values need no escaping: the text itself goes in the list, between its quotes.
+      if (/['\\]/.test(text)) parts.push(quoteLiteral(text));
+      else parts.push("'", text, "'");
+    }
   }
 }
 
