@@ -4,10 +4,12 @@ import { AgentDeskError } from '../../runtime/errors.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from '../../runtime/models/types.js';
 import { toWireName } from '../../runtime/planning/llm/toolCatalog.js';
 import { benchMachine, openBenchRuntime, type BenchRuntime } from './benchRuntime.js';
-import { round } from './benchStats.js';
+import { median, round } from './benchStats.js';
 
 /** The steps whose mean is the "early" marginal cost (the first few warm the JIT). */
 const EARLY = { from: 10, to: 110 };
+/** Late over early, to two decimals. */
+const ratio = (late: number, early: number): number => Math.round((late / early) * 100) / 100;
 /** The last steps whose mean is the "late" marginal cost. */
 const LATE_COUNT = 100;
 /**
@@ -72,7 +74,7 @@ function cpuFigures(cpuAt: ReadonlyMap<number, number>, steps: number): ModelSte
     usPerStep: round((last! - first!) / steps),
     earlyUsPerStep: round(early),
     lateUsPerStep: round(late),
-    lateOverEarly: Math.round((late / early) * 100) / 100,
+    lateOverEarly: ratio(late, early),
   };
 }
 
@@ -124,13 +126,36 @@ async function timeModelSteps({ rt, models }: StepBench, steps: number): Promise
   return { steps, usPerStep: round(elapsedUs / steps), ...wall, cpu: cpuFigures(model.cpuAt, steps) };
 }
 
-/** A size's figures: those of its median run (by µs a step), and every run's µs a step and late/early. */
-type SizeFigures = ModelStepFigures & { repeats: { usPerStep: number; lateOverEarly: number }[] };
+/** A size's figures: each the median over its runs (late/early: of the two medians), and every run's own. */
+type SizeFigures = ModelStepFigures & { repeats: Omit<ModelStepFigures, 'steps' | 'cpu'>[] };
 
-function medianRun(runs: readonly ModelStepFigures[]): SizeFigures {
-  const sorted = [...runs].sort((a, b) => a.usPerStep - b.usPerStep);
-  const mid = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  return { ...mid, repeats: runs.map(({ usPerStep, lateOverEarly }) => ({ usPerStep, lateOverEarly })) };
+function medianFigures(runs: readonly ModelStepFigures[]): SizeFigures {
+  const of = (pick: (r: ModelStepFigures) => number) => round(median(runs.map(pick)));
+  const [early, late, cpuEarly, cpuLate] = [
+    of((r) => r.earlyUsPerStep),
+    of((r) => r.lateUsPerStep),
+    of((r) => r.cpu.earlyUsPerStep),
+    of((r) => r.cpu.lateUsPerStep),
+  ];
+  return {
+    steps: runs[0]!.steps,
+    usPerStep: of((r) => r.usPerStep),
+    earlyUsPerStep: early,
+    lateUsPerStep: late,
+    lateOverEarly: ratio(late, early),
+    cpu: {
+      usPerStep: of((r) => r.cpu.usPerStep),
+      earlyUsPerStep: cpuEarly,
+      lateUsPerStep: cpuLate,
+      lateOverEarly: ratio(cpuLate, cpuEarly),
+    },
+    repeats: runs.map(({ usPerStep, earlyUsPerStep, lateUsPerStep, lateOverEarly }) => ({
+      usPerStep,
+      earlyUsPerStep,
+      lateUsPerStep,
+      lateOverEarly,
+    })),
+  };
 }
 
 /**
@@ -166,7 +191,7 @@ export async function benchModelSteps(sizes: readonly number[], runs = 1): Promi
     for (const n of sizes) {
       const timed: ModelStepFigures[] = [];
       for (let i = 0; i < runs; i++) timed.push(await timeModelSteps(bench, n));
-      figures.push(medianRun(timed));
+      figures.push(medianFigures(timed));
     }
     return {
       planner: 'model',
@@ -187,7 +212,7 @@ export async function benchModelSteps(sizes: readonly number[], runs = 1): Promi
 function marginal(gaps: readonly number[]): { earlyUsPerStep: number; lateUsPerStep: number; lateOverEarly: number } {
   const early = mean(gaps.slice(EARLY.from, Math.min(EARLY.to, gaps.length)));
   const late = mean(gaps.slice(-LATE_COUNT));
-  return { earlyUsPerStep: round(early), lateUsPerStep: round(late), lateOverEarly: Math.round((late / early) * 100) / 100 };
+  return { earlyUsPerStep: round(early), lateUsPerStep: round(late), lateOverEarly: ratio(late, early) };
 }
 
 function mean(xs: readonly number[]): number {
