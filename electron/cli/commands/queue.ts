@@ -18,18 +18,23 @@ interface AddOptions {
  * Creates the tasks and their queue entries in one transaction (all of them land, or none), the
  * specs built before it (building reads the store). Returns the task ids.
  */
-export function createQueued(rt: ProductRuntime, specs: readonly TaskSpec[], opts: { agentId?: string } = {}): Promise<string[]> {
-  return rt.store.transaction(async (tx) => {
+export async function createQueued(rt: Pick<ProductRuntime, 'store' | 'tasks' | 'scheduler'>, specs: readonly TaskSpec[], opts: { agentId?: string } = {}): Promise<string[]> {
+  const ids = await rt.store.transaction(async (tx) => {
     const entries = new TaskQueueRepo(tx.sql);
-    const ids: string[] = [];
+    const created: string[] = [];
     for (const spec of specs) {
       const task = await rt.tasks.createBuilt(spec, tx); // an unknown agent or profile is refused here
       await rt.scheduler.queue.add(task.id, opts, entries);
-      ids.push(task.id);
+      created.push(task.id);
     }
-    return ids;
+    return created;
   });
+  if (ids.length >= BULK_ENTRIES) await new TaskQueueRepo(rt.store.sql).refreshStatistics();
+  return ids;
 }
+
+/** Entries at once after which the queue's statistics are refreshed (autovacuum's own threshold is 50 rows). */
+const BULK_ENTRIES = 50;
 
 /** `agent-desk queue add|work|status`: the background queue. */
 export function registerQueue(program: Command): void {

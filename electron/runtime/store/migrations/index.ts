@@ -13,6 +13,7 @@ import { changeNotices, changeNoticesPostgres } from './012_change_notices.js';
 import { runFence, runFencePostgres } from './013_run_fence.js';
 import { spend } from './015_spend.js';
 import { people } from './014_people.js';
+import { pendingQueueIndex } from './016_pending_queue_index.js';
 
 /**
  * A numbered schema change. Never edit a released one: add the next number. `sql` is written for
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'run_fence', sql: runFence, postgres: runFencePostgres },
   { version: 14, name: 'people', sql: people },
   { version: 15, name: 'spend', sql: spend },
+  { version: 16, name: 'pending_queue_index', sql: pendingQueueIndex },
 ];
 
 /**
