@@ -18,7 +18,11 @@ interface AddOptions {
  * Creates the tasks and their queue entries in one transaction (all of them land, or none), the
  * specs built before it (building reads the store). Returns the task ids.
  */
-export async function createQueued(rt: Pick<ProductRuntime, 'store' | 'tasks' | 'scheduler'>, specs: readonly TaskSpec[], opts: { agentId?: string } = {}): Promise<string[]> {
+export async function createQueued(
+  rt: Pick<ProductRuntime, 'store' | 'tasks' | 'scheduler'>,
+  specs: readonly TaskSpec[],
+  opts: { agentId?: string } = {},
+): Promise<string[]> {
   const ids = await rt.store.transaction(async (tx) => {
     const entries = new TaskQueueRepo(tx.sql);
     const created: string[] = [];
