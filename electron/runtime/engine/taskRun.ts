@@ -297,13 +297,8 @@ export class TaskRun {
 
   private async enterRunning(): Promise<void> {
     const state = this.task.state;
-    // A task that starts goes through planning to running in one commit: nothing happens between.
-    if (state === 'queued')
-      await this.transitions([
-        ['planning', stateReasons.runStarted()],
-        ['running', stateReasons.planReady()],
-      ]);
-    else if (state === 'planning') await this.transition('running', stateReasons.planReady());
+    if (state === 'queued') await this.transition('planning', stateReasons.runStarted());
+    if (this.task.state === 'planning') await this.transition('running', stateReasons.planReady());
     else if (state === 'running') await this.transition('running', stateReasons.resumedAfterInterruption());
     else if (state === 'paused' || state === 'retrying' || state === 'waiting_user')
       await this.transition('running', stateReasons.resumed());
@@ -312,28 +307,17 @@ export class TaskRun {
 
   /** Records a state change (row, trace, event) — always before anything acts on it. */
   async transition(to: TaskState, why: AnyStateReason): Promise<void> {
-    await this.transitions([[to, why]]);
-  }
-
-  /** State changes in order, in one commit: each its row update and trace event; one event with where it ends. */
-  private async transitions(changes: readonly [TaskState, AnyStateReason][]): Promise<void> {
-    let from = this.task.state;
-    const steps = changes.map(([to, why]) => {
-      assertTransition(from, to);
-      const step = { from, to, ...reasonParts(why) };
-      from = to;
-      return step;
-    });
+    const { reason, text } = reasonParts(why);
+    const from = this.task.state;
+    assertTransition(from, to);
     const at = isoAt(this.deps.clock.now());
     const usage = this.usageNow();
-    for (const { to } of steps) this.meter.trackHumanWait(to);
+    this.meter.trackHumanWait(to);
     let now: Task | undefined;
     await this.write(async (tx) => {
       await chargeSpend(tx, this.task, usage, at);
-      for (const { from, to, reason, text } of steps) {
-        now = await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage });
-        await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
-      }
+      now = await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage });
+      await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
     });
     this.task = now!;
     this.deps.emit('task.updated', this.task);
