@@ -14,9 +14,13 @@ interface AddOptions {
   json?: boolean;
 }
 
+/** Entries at once after which the queue's statistics are refreshed (autovacuum's own threshold is 50 rows). */
+const BULK_ENTRIES = 50;
+
 /**
  * Creates the tasks and their queue entries in one transaction (all of them land, or none), the
- * specs built before it (building reads the store). Returns the task ids.
+ * specs built before it (building reads the store); after many, the queue's statistics are
+ * refreshed (PostgreSQL), so a fill reads the first pending entries by index. Returns the task ids.
  */
 export async function createQueued(
   rt: Pick<ProductRuntime, 'store' | 'tasks' | 'scheduler'>,
@@ -36,9 +40,6 @@ export async function createQueued(
   if (ids.length >= BULK_ENTRIES) await new TaskQueueRepo(rt.store.sql).refreshStatistics();
   return ids;
 }
-
-/** Entries at once after which the queue's statistics are refreshed (autovacuum's own threshold is 50 rows). */
-const BULK_ENTRIES = 50;
 
 /** `agent-desk queue add|work|status`: the background queue. */
 export function registerQueue(program: Command): void {
