@@ -128,11 +128,13 @@ export class StepRepo {
   }
 
   async forTask(taskId: string): Promise<Step[]> {
-    return (await this.db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY idx, attempt', [taskId])).map(toStep);
+    return (await this.db.all<StepRow>(`SELECT ${COLUMNS.join(', ')} FROM steps WHERE task_id = ? ORDER BY idx, attempt`, [taskId])).map(
+      toStep,
+    );
   }
 
   async get(id: string): Promise<Step | undefined> {
-    const row = await this.db.get<StepRow>('SELECT * FROM steps WHERE id = ?', [id]);
+    const row = await this.db.get<StepRow>(`SELECT ${COLUMNS.join(', ')} FROM steps WHERE id = ?`, [id]);
     return row && toStep(row);
   }
 }

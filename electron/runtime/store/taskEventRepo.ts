@@ -1,3 +1,4 @@
+import { columnList } from './columnList.js';
 import type { TaskEvent, TaskEventKind } from '../../contract/index.js';
 import { numberedLog } from './sql/rowBatch.js';
 import type { SqlSession } from './sql/sqlPort.js';
@@ -10,6 +11,8 @@ interface EventRow {
   text: string;
   at: string;
 }
+
+const EVENT_COLUMNS = columnList<EventRow>({ task_id: true, seq: true, kind: true, text: true, at: true });
 
 const toEvent = (r: EventRow): TaskEvent => ({ taskId: r.task_id, seq: r.seq, kind: r.kind as TaskEventKind, text: r.text, at: r.at });
 
@@ -67,19 +70,19 @@ export class TaskEventRepo {
 
   /** Events after `afterSeq`, oldest first. */
   async list(taskId: string, afterSeq = 0, limit = 10_000): Promise<TaskEvent[]> {
-    const sql = 'SELECT * FROM task_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?';
+    const sql = `SELECT ${EVENT_COLUMNS} FROM task_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?`;
     return (await this.db.all<EventRow>(sql, [taskId, afterSeq, limit])).map(toEvent);
   }
 
   /** Events of one kind after `afterSeq` (a planner's unread user messages). */
   async ofKind(taskId: string, kind: TaskEventKind, afterSeq: number): Promise<TaskEvent[]> {
-    const sql = 'SELECT * FROM task_events WHERE task_id = ? AND kind = ? AND seq > ? ORDER BY seq';
+    const sql = `SELECT ${EVENT_COLUMNS} FROM task_events WHERE task_id = ? AND kind = ? AND seq > ? ORDER BY seq`;
     return (await this.db.all<EventRow>(sql, [taskId, kind, afterSeq])).map(toEvent);
   }
 
   /** What a model planner has not read yet after `afterSeq`: the user's messages and the context hooks added, in order. */
   async inbox(taskId: string, afterSeq: number): Promise<TaskEvent[]> {
-    const sql = "SELECT * FROM task_events WHERE task_id = ? AND kind IN ('user.message', 'hook.context') AND seq > ? ORDER BY seq";
+    const sql = `SELECT ${EVENT_COLUMNS} FROM task_events WHERE task_id = ? AND kind IN ('user.message', 'hook.context') AND seq > ? ORDER BY seq`;
     return (await this.db.all<EventRow>(sql, [taskId, afterSeq])).map(toEvent);
   }
 }

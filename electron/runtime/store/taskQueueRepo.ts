@@ -1,3 +1,4 @@
+import { columnList } from './columnList.js';
 import type { SqlDatabase, SqlSession } from './sql/sqlPort.js';
 import { liveOwner, newerPlannerState } from './workerRepo.js';
 
@@ -26,6 +27,17 @@ interface Row {
   outcome: string | null;
 }
 
+const QUEUE_COLUMNS = columnList<Row>({
+  seq: true,
+  task_id: true,
+  agent_id: true,
+  serial_key: true,
+  state: true,
+  owner: true,
+  starts: true,
+  outcome: true,
+});
+
 const toEntry = (r: Row): QueueEntry => ({
   seq: r.seq,
   taskId: r.task_id,
@@ -38,10 +50,21 @@ const toEntry = (r: Row): QueueEntry => ({
 });
 
 // Pending entries whose serial key has nothing running and nothing pending ahead of them, and
-// whose task was saved by a planner this worker reads.
-const READY = `SELECT q.* FROM task_queue q WHERE q.state = 'pending' AND (q.serial_key IS NULL OR NOT EXISTS (
+// whose task was saved by a planner this worker reads. The page size is written into the text, not
+// bound: a prepared statement with a bound LIMIT is estimated at a tenth of the table, so
+// PostgreSQL re-planned it on every fill instead of keeping its plan (pages take a few sizes).
+const readyPages = new Map<number, string>();
+const readyStatement = (limit: number): string => {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`not a page size: ${limit}`);
+  let sql = readyPages.get(limit);
+  if (sql === undefined) {
+    sql = `SELECT ${QUEUE_COLUMNS} FROM task_queue q WHERE q.state = 'pending' AND (q.serial_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM task_queue r WHERE r.serial_key = q.serial_key AND (r.state = 'running' OR (r.state = 'pending' AND r.seq < q.seq))
-  )) AND NOT ${newerPlannerState('q.task_id')} AND q.seq > ? ORDER BY q.seq LIMIT ?`;
+  )) AND NOT ${newerPlannerState('q.task_id')} AND q.seq > ? ORDER BY q.seq LIMIT ${limit}`;
+    readyPages.set(limit, sql);
+  }
+  return sql;
+};
 
 /** The database itself, not one transaction on it. */
 const isDatabase = (db: SqlSession): db is SqlDatabase => 'transaction' in db;
@@ -87,7 +110,7 @@ export class TaskQueueRepo {
    * now, oldest first; `after` pages on from the last entry of a previous page.
    */
   async ready(limit: number, plannerVersion: number, after = 0): Promise<QueueEntry[]> {
-    return (await this.db.all<Row>(READY, [plannerVersion, after, limit])).map(toEntry);
+    return (await this.db.all<Row>(readyStatement(limit), [plannerVersion, after])).map(toEntry);
   }
 
   /**
@@ -158,11 +181,11 @@ export class TaskQueueRepo {
   }
 
   async get(taskId: string): Promise<QueueEntry | undefined> {
-    const row = await this.db.get<Row>('SELECT * FROM task_queue WHERE task_id = ?', [taskId]);
+    const row = await this.db.get<Row>(`SELECT ${QUEUE_COLUMNS} FROM task_queue WHERE task_id = ?`, [taskId]);
     return row && toEntry(row);
   }
 
   async all(): Promise<QueueEntry[]> {
-    return (await this.db.all<Row>('SELECT * FROM task_queue ORDER BY seq')).map(toEntry);
+    return (await this.db.all<Row>(`SELECT ${QUEUE_COLUMNS} FROM task_queue ORDER BY seq`)).map(toEntry);
   }
 }

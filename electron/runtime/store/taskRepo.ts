@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SandboxMode, ServerText, Task, TaskState, Usage } from '../../contract/index.js';
 import { AgentDeskError } from '../errors.js';
+import { columnList } from './columnList.js';
 import { toJson } from './jsonColumn.js';
 import type { SqlSession } from './sql/sqlPort.js';
 import { fenceRun } from './runFence.js';
@@ -32,6 +33,34 @@ interface TaskRow {
   owner_subject: string | null;
   owner_name: string | null;
 }
+
+/** Every column of a task row, as statements select and return it. */
+export const TASK_COLUMNS = columnList<TaskRow>({
+  id: true,
+  title: true,
+  state: true,
+  state_reason: true,
+  state_reason_text: true,
+  plan: true,
+  inputs: true,
+  workspace: true,
+  budget: true,
+  usage: true,
+  checks: true,
+  control: true,
+  control_reason: true,
+  owner: true,
+  created_at: true,
+  updated_at: true,
+  ended_at: true,
+  parent_id: true,
+  agent: true,
+  policy_profile: true,
+  sandbox: true,
+  answer: true,
+  owner_subject: true,
+  owner_name: true,
+});
 
 /** A control request another client left for the task's runner. */
 export type TaskControl = 'pause' | 'cancel';
@@ -123,7 +152,7 @@ export class TaskRepo {
   }
 
   async get(id: string): Promise<Task | undefined> {
-    const row = await this.db.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]);
+    const row = await this.db.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ?`, [id]);
     return row && this.toTask(row);
   }
 
@@ -132,13 +161,16 @@ export class TaskRepo {
     const args: string[] = [];
     if (filter.state) (where.push('state = ?'), args.push(filter.state));
     if (filter.before) (where.push('created_at < ?'), args.push(filter.before));
-    const sql = `SELECT * FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    const sql = `SELECT ${TASK_COLUMNS} FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
     return (await this.db.all<TaskRow>(sql, [...args, filter.limit])).map(this.toTask);
   }
 
   /** Tasks in any of the given states, oldest first. */
   async inStates(states: readonly TaskState[]): Promise<Task[]> {
-    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks WHERE state IN (${marks(states)}) ORDER BY created_at`, states);
+    const rows = await this.db.all<TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE state IN (${marks(states)}) ORDER BY created_at`,
+      states,
+    );
     return rows.map(this.toTask);
   }
 
@@ -155,7 +187,7 @@ export class TaskRepo {
     orphansOnly = false,
   ): Promise<Task[]> {
     const unowned = orphansOnly ? 'FALSE' : 'owner IS NULL';
-    const sql = `SELECT * FROM tasks WHERE state IN (${marks(states)})
+    const sql = `SELECT ${TASK_COLUMNS} FROM tasks WHERE state IN (${marks(states)})
       AND (${unowned} OR (owner IS NOT NULL AND (owner = ? OR NOT ${liveOwner('tasks.owner')})))
       AND NOT ${newerPlannerState('tasks.id')} ORDER BY created_at`;
     return (await this.db.all<TaskRow>(sql, [...states, me.id, me.fresh, me.plannerVersion])).map(this.toTask);
@@ -172,7 +204,7 @@ export class TaskRepo {
   async setState(id: string, to: StateChange): Promise<Task> {
     const { state, reason, text, at, endedAt, usage } = to;
     const row = await this.db.get<TaskRow>(
-      'UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ?, usage = COALESCE(?, usage) WHERE id = ? RETURNING *',
+      `UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ?, usage = COALESCE(?, usage) WHERE id = ? RETURNING ${TASK_COLUMNS}`,
       [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, usage ? toJson(usage) : null, id],
     );
     if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
@@ -221,7 +253,7 @@ export class TaskRepo {
     // The row comes back with the lease: the run starts from it instead of reading it again.
     const sql = `UPDATE tasks SET owner = ? WHERE id = ?
       AND (owner IS NULL OR owner = ? OR NOT ${liveOwner('tasks.owner')})
-      AND NOT ${newerPlannerState('tasks.id')} RETURNING *`;
+      AND NOT ${newerPlannerState('tasks.id')} RETURNING ${TASK_COLUMNS}`;
     const row = await this.db.get<TaskRow>(sql, [me.id, id, me.id, me.fresh, me.plannerVersion]);
     return row && { task: this.toTask(row), control: (row.control as TaskControl | null) ?? null, controlReason: row.control_reason };
   }

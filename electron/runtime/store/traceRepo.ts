@@ -1,3 +1,4 @@
+import { columnList } from './columnList.js';
 import type { TraceEvent, TraceEventType } from '../../contract/index.js';
 import { numberedLog } from './sql/rowBatch.js';
 import type { SqlSession } from './sql/sqlPort.js';
@@ -11,6 +12,8 @@ interface TraceRow {
   step_id: string | null;
   data: string;
 }
+
+const TRACE_COLUMNS = columnList<TraceRow>({ task_id: true, seq: true, ts: true, type: true, step_id: true, data: true });
 
 const toEvent = (r: TraceRow): TraceEvent => ({
   taskId: r.task_id,
@@ -47,21 +50,20 @@ export class TraceRepo {
 
   /** The most recent event of one type, if any. */
   async last(taskId: string, type: TraceEventType): Promise<TraceEvent | undefined> {
-    const row = await this.db.get<TraceRow>('SELECT * FROM trace_events WHERE task_id = ? AND type = ? ORDER BY seq DESC LIMIT 1', [
-      taskId,
-      type,
-    ]);
+    const row = await this.db.get<TraceRow>(
+      `SELECT ${TRACE_COLUMNS} FROM trace_events WHERE task_id = ? AND type = ? ORDER BY seq DESC LIMIT 1`,
+      [taskId, type],
+    );
     if (!row) return undefined;
     const { stepId: _stepId, ...event } = toEvent(row);
     return event;
   }
 
   async page(taskId: string, afterSeq: number, limit: number): Promise<TraceEvent[]> {
-    const rows = await this.db.all<TraceRow>('SELECT * FROM trace_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?', [
-      taskId,
-      afterSeq,
-      limit,
-    ]);
+    const rows = await this.db.all<TraceRow>(
+      `SELECT ${TRACE_COLUMNS} FROM trace_events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      [taskId, afterSeq, limit],
+    );
     return rows.map(toEvent);
   }
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { numberedPlaceholders } from './placeholders.js';
+import { PreparedStatements } from './preparedStatements.js';
 import type { RowBatch, SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
 
 /** BIGINT (int8) columns come back as numbers: counters, sizes and sequence numbers stay below 2^53. */
@@ -24,7 +24,7 @@ export interface PostgresOptions {
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
-  private readonly sqlText = new Map<string, string>();
+  private readonly statements = new PreparedStatements();
   private readonly templates = new Map<string, SqlTemplate>();
 
   constructor(private readonly options: PostgresOptions) {
@@ -40,27 +40,27 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return sessionOf(this.pool, this.sqlText).all<T>(sql, params);
+    return sessionOf(this.pool, this.statements).all<T>(sql, params);
   }
 
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return sessionOf(this.pool, this.sqlText).get<T>(sql, params);
+    return sessionOf(this.pool, this.statements).get<T>(sql, params);
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<SqlResult> {
-    return sessionOf(this.pool, this.sqlText).run(sql, params);
+    return sessionOf(this.pool, this.statements).run(sql, params);
   }
 
   exec(sql: string): Promise<void> {
-    return sessionOf(this.pool, this.sqlText).exec(sql);
+    return sessionOf(this.pool, this.statements).exec(sql);
   }
 
   deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void> {
-    return sessionOf(this.pool, this.sqlText).deferRow(batch, row);
+    return sessionOf(this.pool, this.statements).deferRow(batch, row);
   }
 
   defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
-    return sessionOf(this.pool, this.sqlText).defer(sql, params);
+    return sessionOf(this.pool, this.statements).defer(sql, params);
   }
 
   async transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
@@ -69,13 +69,15 @@ export class PostgresDatabase implements SqlDatabase {
     // A connection lost while checked out is reported here, not thrown at the process: the statement in flight fails with it.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
-    const tx = new BatchingTransaction(client, this.sqlText, this.templates);
+    const tx = new BatchingTransaction(client, this.statements, this.templates);
     try {
       const result = await fn(tx.session);
       await tx.commit();
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      // Statements it may or may not have prepared: the connection's names are no longer known.
+      if (tx.preparesUncertain) broken ??= new Error('prepared statements uncertain after a failed batch');
       throw error;
     } finally {
       client.off('error', onError);
@@ -123,15 +125,18 @@ export class PostgresDatabase implements SqlDatabase {
   }
 }
 
-/** Statements through a pool (a connection per statement) or one client (a transaction's). */
-function sessionOf(queryable: pg.Pool | pg.PoolClient, sqlText: Map<string, string>): SqlSession {
-  const text = (sql: string) => {
-    let numbered = sqlText.get(sql);
-    if (numbered === undefined) sqlText.set(sql, (numbered = numberedPlaceholders(sql)));
-    return numbered;
+/**
+ * Statements through a pool (a connection per statement) or one client (a transaction's); each a
+ * named statement the connection prepares on first use, where it may be (preparedStatements.ts).
+ */
+function sessionOf(queryable: pg.Pool | pg.PoolClient, statements: PreparedStatements): SqlSession {
+  const query = <T extends pg.QueryResultRow>(sql: string, params: readonly SqlValue[]) => {
+    const name = statements.protocolName(sql);
+    const text = statements.text(sql);
+    return name === undefined
+      ? queryable.query<T>(text, params as unknown[])
+      : queryable.query<T>({ name, text, values: params as unknown[] });
   };
-  const query = <T extends pg.QueryResultRow>(sql: string, params: readonly SqlValue[]) =>
-    queryable.query<T>(text(sql), params as unknown[]);
   return {
     dialect: 'postgres',
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await query<T & pg.QueryResultRow>(sql, params)).rows as T[],
@@ -158,38 +163,50 @@ interface PendingRows {
   at?: Map<string, number>;
 }
 
+/** A statement waiting in a transaction with its params. */
+interface PendingStatement {
+  sql: string;
+  params: readonly SqlValue[];
+}
+
 /**
- * A transaction on one client whose deferred writes — and its BEGIN — wait as text and go with the
- * next statement or with the COMMIT, in one simple-protocol query: a commit of a step, its trace
- * events and its planner turn is one or two round trips, not one per statement. Values are inlined
- * as quoted literals (`escapeLiteral`), as a parameter would be sent: text the server reads in the
- * statement's context. Statements with no deferred writes before them go as parameterized queries.
+ * A transaction on one client whose deferred writes — and its BEGIN — wait and go with the next
+ * statement or with the COMMIT, in one simple-protocol query: a commit of a step, its trace
+ * events and its planner turn is one or two round trips, not one per statement. Each waiting
+ * statement goes as `EXECUTE name(values)` of a statement the connection keeps prepared (a
+ * `PREPARE` goes ahead of its first use), or inlined whole where it may not be prepared. Values
+ * are quoted literals (`quoteLiteral`), as a parameter would be sent: text the server reads as the
+ * parameter's type. Statements with no deferred writes before them go alone, as named statements.
  */
 class BatchingTransaction {
-  private pending: (string | PendingRows)[] = ['BEGIN'];
+  private pending: (string | PendingStatement | PendingRows)[] = ['BEGIN'];
   /** The pending row batches by key, until the next flush. */
   private batches = new Map<string, PendingRows>();
   /** True once BEGIN went to the server. */
   private begun = false;
+  /** Names this transaction's text PREPAREs, until the server has run them. */
+  private preparing = new Set<string>();
+  /** A batch with PREPAREs failed: which of them the server ran is unknown. */
+  preparesUncertain = false;
   readonly session: SqlSession;
 
   constructor(
     private readonly client: pg.PoolClient,
-    sqlText: Map<string, string>,
+    private readonly statements: PreparedStatements,
     private readonly templates: Map<string, SqlTemplate>,
   ) {
-    const direct = sessionOf(client, sqlText);
+    const direct = sessionOf(client, statements);
     this.session = {
       dialect: 'postgres',
       all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
-        this.pending.length === 0 ? direct.all<T>(sql, params) : ((await this.sendWith(sql, params)).rows as T[]),
+        this.pending.length === 0 ? direct.all<T>(sql, params) : ((await this.sendWith({ sql, params })).rows as T[]),
       get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
-        this.pending.length === 0 ? direct.get<T>(sql, params) : ((await this.sendWith(sql, params)).rows[0] as T | undefined),
+        this.pending.length === 0 ? direct.get<T>(sql, params) : ((await this.sendWith({ sql, params })).rows[0] as T | undefined),
       run: async (sql: string, params: readonly SqlValue[] = []) =>
-        this.pending.length === 0 ? direct.run(sql, params) : { changes: (await this.sendWith(sql, params)).rowCount ?? 0 },
-      defer: async (sql: string, params: readonly SqlValue[] = []) => void this.pending.push(this.inline(sql, params)),
+        this.pending.length === 0 ? direct.run(sql, params) : { changes: (await this.sendWith({ sql, params })).rowCount ?? 0 },
+      defer: async (sql: string, params: readonly SqlValue[] = []) => void this.pending.push({ sql, params }),
       deferRow: async (batch: RowBatch, row: readonly SqlValue[]) => this.addRow(batch, row),
-      exec: async (sql: string) => void (this.pending.length === 0 ? await direct.exec(sql) : await this.sendWith(sql, [])),
+      exec: async (sql: string) => void (this.pending.length === 0 ? await direct.exec(sql) : await this.sendWith(sql)),
     };
   }
 
@@ -204,8 +221,8 @@ class BatchingTransaction {
   }
 
   /** The waiting statements and this one, in one query; this one's result. */
-  private async sendWith(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
-    this.pending.push(this.inline(sql, params));
+  private async sendWith(statement: string | PendingStatement): Promise<pg.QueryResult> {
+    this.pending.push(statement);
     return this.flush();
   }
 
@@ -233,20 +250,42 @@ class BatchingTransaction {
     for (const p of this.pending) {
       if (parts.length > 0) parts.push(';\n');
       if (typeof p === 'string') parts.push(p);
-      else this.inlineRowsInto(parts, p);
+      else if ('sql' in p) this.statementInto(parts, p.sql, p.params);
+      else this.rowsInto(parts, p);
     }
     const text = parts.join('');
     this.pending = [];
     this.batches = new Map();
     this.begun = true;
-    const result = (await this.client.query(text)) as pg.QueryResult | pg.QueryResult[];
-    return Array.isArray(result) ? result.at(-1)! : result;
+    try {
+      const result = (await this.client.query(text)) as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(result) ? result.at(-1)! : result;
+    } catch (error) {
+      if (this.preparing.size > 0) this.preparesUncertain = true;
+      throw error;
+    } finally {
+      const prepared = this.statements.preparedOn(this.client);
+      if (!this.preparesUncertain) for (const name of this.preparing) prepared.add(name);
+      this.preparing = new Set();
+    }
   }
 
-  private inline(sql: string, params: readonly SqlValue[]): string {
-    const parts: string[] = [];
-    this.inlineInto(parts, sql, params);
-    return parts.join('');
+  /** Appends `sql` with its params to `parts`: as EXECUTE of the prepared statement, or inlined. */
+  private statementInto(parts: string[], sql: string, params: readonly SqlValue[]): void {
+    const name = this.statements.batchName(sql);
+    if (name === undefined) return this.inlineInto(parts, sql, params);
+    if (!this.preparing.has(name) && !this.statements.preparedOn(this.client).has(name)) {
+      parts.push('PREPARE ', name, ' AS ', this.statements.text(sql), ';\n');
+      this.preparing.add(name);
+    }
+    parts.push('EXECUTE ', name);
+    if (params.length === 0) return;
+    parts.push('(');
+    for (let i = 0; i < params.length; i++) {
+      if (i > 0) parts.push(', ');
+      this.literalInto(parts, params[i]);
+    }
+    parts.push(')');
   }
 
   /** Appends `sql` with its params inlined as literals to `parts`. */
@@ -263,7 +302,7 @@ class BatchingTransaction {
   private templateOf(sql: string): SqlTemplate {
     let template = this.templates.get(sql);
     if (template === undefined) {
-      const pieces = numberedPlaceholders(sql).split(/\$(\d+)/);
+      const pieces = this.statements.text(sql).split(/\$(\d+)/);
       template = {
         texts: pieces.filter((_, i) => i % 2 === 0),
         slots: pieces.filter((_, i) => i % 2 === 1).map((n) => Number(n) - 1),
@@ -273,9 +312,9 @@ class BatchingTransaction {
     return template;
   }
 
-  private inlineRowsInto(parts: string[], { batch, rows }: PendingRows): void {
-    if (rows.length === 1) this.inlineInto(parts, batch.one, [...rows[0]!, ...batch.after]);
-    else this.inlineInto(parts, batch.many(rows.length), [...rows.flat(), ...batch.after]);
+  private rowsInto(parts: string[], { batch, rows }: PendingRows): void {
+    if (rows.length === 1) this.statementInto(parts, batch.one, [...rows[0]!, ...batch.after]);
+    else this.statementInto(parts, batch.many(rows.length), [...rows.flat(), ...batch.after]);
   }
 
   private literalInto(parts: string[], value: SqlValue | undefined): void {
