@@ -297,8 +297,13 @@ export class TaskRun {
 
   private async enterRunning(): Promise<void> {
     const state = this.task.state;
-    if (state === 'queued') await this.transition('planning', stateReasons.runStarted());
-    if (this.task.state === 'planning') await this.transition('running', stateReasons.planReady());
+    // A task that starts goes through planning to running in one commit: nothing happens between.
+    if (state === 'queued')
+      await this.transitions([
+        ['planning', stateReasons.runStarted()],
+        ['running', stateReasons.planReady()],
+      ]);
+    else if (state === 'planning') await this.transition('running', stateReasons.planReady());
     else if (state === 'running') await this.transition('running', stateReasons.resumedAfterInterruption());
     else if (state === 'paused' || state === 'retrying' || state === 'waiting_user')
       await this.transition('running', stateReasons.resumed());
@@ -307,20 +312,37 @@ export class TaskRun {
 
   /** Records a state change (row, trace, event) — always before anything acts on it. */
   async transition(to: TaskState, why: AnyStateReason): Promise<void> {
-    const { reason, text } = reasonParts(why);
-    const from = this.task.state;
-    assertTransition(from, to);
+    await this.transitions([[to, why]]);
+  }
+
+  /**
+   * State changes in order, in one commit: each its row update and trace event. After the commit
+   * each state is announced in turn, as if committed one by one (listeners such as the telemetry
+   * export tell a fresh run from a resumed one by the states it passes through).
+   */
+  private async transitions(changes: readonly (readonly [TaskState, AnyStateReason])[]): Promise<void> {
+    let from = this.task.state;
+    const moves = changes.map(([to, why]) => {
+      assertTransition(from, to);
+      const move = { from, to, ...reasonParts(why) };
+      from = to;
+      return move;
+    });
     const at = isoAt(this.deps.clock.now());
     const usage = this.usageNow();
-    this.meter.trackHumanWait(to);
-    let now: Task | undefined;
+    for (const { to } of moves) this.meter.trackHumanWait(to);
+    const states: Task[] = [];
     await this.write(async (tx) => {
       await chargeSpend(tx, this.task, usage, at);
-      now = await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage });
-      await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
+      for (const { from, to, reason, text } of moves) {
+        states.push(await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage }));
+        await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
+      }
     });
-    this.task = now!;
-    this.deps.emit('task.updated', this.task);
+    for (const state of states) {
+      this.task = state;
+      this.deps.emit('task.updated', state);
+    }
   }
 
   private async fail(why: AnyStateReason): Promise<RunStop> {

@@ -29,8 +29,12 @@ describe.each(STORE_KINDS)('task life (%s store)', (kind) => {
   it('a playbook succeeds only after its acceptance checks pass, with every transition traced in order', async () => {
     h = await openStoreTestRuntime(kind);
     const task = await createPlaybookTask(h.rt, writeAndCheck(HELLO_SHA));
+    const announced: string[] = [];
+    h.rt.bus.on({ events: ['task.updated'] }, (f) => announced.push((f.data as { state: string }).state));
     const done = await h.rt.engine.run(task.id);
     expect(done.state).toBe('succeeded');
+    // The start commits planning and running together; each is still announced, in order.
+    expect(announced.filter((s, i) => s !== announced[i - 1])).toEqual(['planning', 'running', 'succeeded']);
     expect(done.checks.map((c) => [c.type, c.passed])).toEqual([
       ['file_sha256', true],
       ['file_exists', true],
