@@ -331,17 +331,18 @@ export class TaskRun {
     const at = isoAt(this.deps.clock.now());
     const usage = this.usageNow();
     for (const { to } of moves) this.meter.trackHumanWait(to);
-    const states: Task[] = [];
+    const states: (() => Task)[] = [];
     await this.write(async (tx) => {
       await chargeSpend(tx, this.task, usage, at);
       for (const { from, to, reason, text } of moves) {
-        states.push(await tx.tasks.setState(this.taskId, { state: to, reason, text, at, endedAt: isTerminal(to) ? at : undefined, usage }));
+        const endedAt = isTerminal(to) ? at : undefined;
+        states.push(await tx.tasks.setStateAtCommit(this.taskId, { state: to, reason, text, at, endedAt, usage }));
         await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
       }
     });
     for (const state of states) {
-      this.task = state;
-      this.deps.emit('task.updated', state);
+      this.task = state();
+      this.deps.emit('task.updated', this.task);
     }
   }
 

@@ -90,6 +90,17 @@ function toTask(r: TaskRow, dataFolder?: string): Task {
   };
 }
 
+const SET_STATE = `UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ?, usage = COALESCE(?, usage) WHERE id = ? RETURNING ${TASK_COLUMNS}`;
+const stateParams = (id: string, { state, reason, text, at, endedAt, usage }: StateChange) => [
+  state,
+  reason ?? null,
+  text ? toJson(text) : null,
+  at,
+  endedAt ?? null,
+  usage ? toJson(usage) : null,
+  id,
+];
+
 const marks = (values: readonly unknown[]) => values.map(() => '?').join(',');
 
 /** A task's move to another state, as one row write. */
@@ -198,17 +209,28 @@ export class TaskRepo {
     return this.db.all('SELECT id, updated_at AS at FROM tasks WHERE updated_at >= ? ORDER BY updated_at', [since]);
   }
 
-  /** `text` is the reason as a catalog code; without one the row keeps only the English. */
-  /** Sets the task's state; the task as it now is in this transaction (what a transition reports, without a read of its own). */
-  /** Moves the task to a state; its usage as of the move goes in the same row write. */
+  /**
+   * Moves the task to a state (`text`: the reason as a catalog code; without one the row keeps
+   * only the English), its usage as of the move in the same row write; the task as it now is in
+   * this transaction (what a transition reports, without a read of its own).
+   */
   async setState(id: string, to: StateChange): Promise<Task> {
-    const { state, reason, text, at, endedAt, usage } = to;
-    const row = await this.db.get<TaskRow>(
-      `UPDATE tasks SET state = ?, state_reason = ?, state_reason_text = ?, updated_at = ?, ended_at = ?, usage = COALESCE(?, usage) WHERE id = ? RETURNING ${TASK_COLUMNS}`,
-      [state, reason ?? null, text ? toJson(text) : null, at, endedAt ?? null, usage ? toJson(usage) : null, id],
-    );
+    const row = await this.db.get<TaskRow>(SET_STATE, stateParams(id, to));
     if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
     return this.toTask(row);
+  }
+
+  /**
+   * `setState` sent with the commit (on PostgreSQL the transaction stays one round trip): the
+   * task as the move left it is read from what it returns once the transaction committed.
+   */
+  async setStateAtCommit(id: string, to: StateChange): Promise<() => Task> {
+    const later = await this.db.deferGet<TaskRow>(SET_STATE, stateParams(id, to));
+    return () => {
+      const row = later.row;
+      if (row === undefined) throw new AgentDeskError('not_found', `no task ${id}`);
+      return this.toTask(row);
+    };
   }
 
   async setUsage(id: string, usage: Usage, at: string): Promise<void> {
@@ -216,7 +238,7 @@ export class TaskRepo {
   }
 
   async setChecks(id: string, checks: Task['checks'], at: string): Promise<void> {
-    await this.db.run('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?', [toJson(checks), at, id]);
+    await this.db.defer('UPDATE tasks SET checks = ?, updated_at = ? WHERE id = ?', [toJson(checks), at, id]);
   }
 
   /** Replaces the plan source (a goal task's reviewed acceptance checks). */

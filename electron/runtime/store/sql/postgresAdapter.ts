@@ -1,6 +1,14 @@
 import pg from 'pg';
 import { PreparedStatements } from './preparedStatements.js';
-import type { RowBatch, SqlDatabase, SqlNoticeHandlers, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
+import {
+  LaterRow,
+  type RowBatch,
+  type SqlDatabase,
+  type SqlNoticeHandlers,
+  type SqlResult,
+  type SqlSession,
+  type SqlValue,
+} from './sqlPort.js';
 
 /** BIGINT (int8) columns come back as numbers: counters, sizes and sequence numbers stay below 2^53. */
 const INT8_OID = 20;
@@ -61,6 +69,10 @@ export class PostgresDatabase implements SqlDatabase {
 
   defer(sql: string, params: readonly SqlValue[] = []): Promise<void> {
     return sessionOf(this.pool, this.statements).defer(sql, params);
+  }
+
+  deferGet<T>(sql: string, params: readonly SqlValue[] = []): Promise<LaterRow<T>> {
+    return sessionOf(this.pool, this.statements).deferGet<T>(sql, params);
   }
 
   async transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
@@ -145,6 +157,8 @@ function sessionOf(queryable: pg.Pool | pg.PoolClient, statements: PreparedState
     run: async (sql: string, params: readonly SqlValue[] = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
     defer: async (sql: string, params: readonly SqlValue[] = []) => void (await query(sql, params)),
     deferRow: async (batch: RowBatch, row: readonly SqlValue[]) => void (await query(batch.one, [...row, ...batch.after])),
+    deferGet: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+      new LaterRow<T>().land((await query<T & pg.QueryResultRow>(sql, params)).rows[0]),
     exec: async (sql: string) => void (await queryable.query(sql)),
   };
 }
@@ -163,10 +177,11 @@ interface PendingRows {
   at?: Map<string, number>;
 }
 
-/** A statement waiting in a transaction with its params. */
+/** A statement waiting in a transaction with its params (and, for `deferGet`, where its row goes). */
 interface PendingStatement {
   sql: string;
   params: readonly SqlValue[];
+  into?: LaterRow<unknown>;
 }
 
 /**
@@ -206,7 +221,16 @@ class BatchingTransaction {
         this.pending.length === 0 ? direct.run(sql, params) : { changes: (await this.sendWith({ sql, params })).rowCount ?? 0 },
       defer: async (sql: string, params: readonly SqlValue[] = []) => void this.pending.push({ sql, params }),
       deferRow: async (batch: RowBatch, row: readonly SqlValue[]) => this.addRow(batch, row),
-      exec: async (sql: string) => void (this.pending.length === 0 ? await direct.exec(sql) : await this.sendWith(sql)),
+      deferGet: async <T>(sql: string, params: readonly SqlValue[] = []) => {
+        const into = new LaterRow<T>();
+        this.pending.push({ sql, params, into: into as LaterRow<unknown> });
+        return into;
+      },
+      // Statements of unknown number (a migration's): what waits goes first, so each result is found by its place.
+      exec: async (sql: string) => {
+        if (this.pending.length > 0) await this.flush();
+        await direct.exec(sql);
+      },
     };
   }
 
@@ -221,7 +245,7 @@ class BatchingTransaction {
   }
 
   /** The waiting statements and this one, in one query; this one's result. */
-  private async sendWith(statement: string | PendingStatement): Promise<pg.QueryResult> {
+  private async sendWith(statement: PendingStatement): Promise<pg.QueryResult> {
     this.pending.push(statement);
     return this.flush();
   }
@@ -247,11 +271,16 @@ class BatchingTransaction {
     // Every piece of every statement goes in one list joined once: one flat string of the
     // statement's size, not a rope per value flattened again at each join and at the socket write.
     const parts: string[] = [];
+    // Each statement sent is one result, a PREPARE too: a deferred row is read from its place.
+    let results = 0;
+    const rowsAt: [number, LaterRow<unknown>][] = [];
     for (const p of this.pending) {
       if (parts.length > 0) parts.push(';\n');
       if (typeof p === 'string') parts.push(p);
-      else if ('sql' in p) this.statementInto(parts, p.sql, p.params);
-      else this.rowsInto(parts, p);
+      else if ('sql' in p) results += this.statementInto(parts, p.sql, p.params) - 1;
+      else results += this.rowsInto(parts, p) - 1;
+      if (typeof p !== 'string' && 'into' in p && p.into) rowsAt.push([results, p.into]);
+      results++;
     }
     const text = parts.join('');
     this.pending = [];
@@ -259,7 +288,9 @@ class BatchingTransaction {
     this.begun = true;
     try {
       const result = (await this.client.query(text)) as pg.QueryResult | pg.QueryResult[];
-      return Array.isArray(result) ? result.at(-1)! : result;
+      const all = Array.isArray(result) ? result : [result];
+      for (const [at, into] of rowsAt) into.land(all[at]!.rows[0]);
+      return all.at(-1)!;
     } catch (error) {
       if (this.preparing.size > 0) this.preparesUncertain = true;
       throw error;
@@ -270,22 +301,31 @@ class BatchingTransaction {
     }
   }
 
-  /** Appends `sql` with its params to `parts`: as EXECUTE of the prepared statement, or inlined. */
-  private statementInto(parts: string[], sql: string, params: readonly SqlValue[]): void {
+  /**
+   * Appends `sql` with its params to `parts`: as EXECUTE of the prepared statement (after its
+   * PREPARE, the first time), or inlined. Returns how many statements it appended.
+   */
+  private statementInto(parts: string[], sql: string, params: readonly SqlValue[]): number {
     const name = this.statements.batchName(sql);
-    if (name === undefined) return this.inlineInto(parts, sql, params);
+    if (name === undefined) {
+      this.inlineInto(parts, sql, params);
+      return 1;
+    }
+    let count = 1;
     if (!this.preparing.has(name) && !this.statements.preparedOn(this.client).has(name)) {
       parts.push('PREPARE ', name, ' AS ', this.statements.text(sql), ';\n');
       this.preparing.add(name);
+      count++;
     }
     parts.push('EXECUTE ', name);
-    if (params.length === 0) return;
+    if (params.length === 0) return count;
     parts.push('(');
     for (let i = 0; i < params.length; i++) {
       if (i > 0) parts.push(', ');
       this.literalInto(parts, params[i]);
     }
     parts.push(')');
+    return count;
   }
 
   /** Appends `sql` with its params inlined as literals to `parts`. */
@@ -312,9 +352,9 @@ class BatchingTransaction {
     return template;
   }
 
-  private rowsInto(parts: string[], { batch, rows }: PendingRows): void {
-    if (rows.length === 1) this.statementInto(parts, batch.one, [...rows[0]!, ...batch.after]);
-    else this.statementInto(parts, batch.many(rows.length), [...rows.flat(), ...batch.after]);
+  private rowsInto(parts: string[], { batch, rows }: PendingRows): number {
+    if (rows.length === 1) return this.statementInto(parts, batch.one, [...rows[0]!, ...batch.after]);
+    return this.statementInto(parts, batch.many(rows.length), [...rows.flat(), ...batch.after]);
   }
 
   private literalInto(parts: string[], value: SqlValue | undefined): void {

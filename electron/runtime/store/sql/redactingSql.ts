@@ -30,6 +30,7 @@ function redactingSession(inner: SqlSession, redactor: Redactor): SqlSession {
     run: (sql, params) => inner.run(sql, clean(params)),
     defer: (sql, params) => inner.defer(sql, clean(params)),
     deferRow: (batch, row) => inner.deferRow(batch, clean(row)!),
+    deferGet: (sql, params) => inner.deferGet(sql, clean(params)),
     exec: (sql) => inner.exec(sql),
   };
 }

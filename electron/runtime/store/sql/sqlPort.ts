@@ -2,7 +2,6 @@
 // repository runs on the embedded SQLite file and on a shared PostgreSQL server.
 // See docs/architecture.md, "The store".
 
-
 /** Which SQL a statement may use beyond the common subset (placeholders are `?` on both). */
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -34,8 +33,34 @@ export interface SqlSession {
    * them may depend on the later rows being absent); elsewhere the row's own statement runs now.
    */
   deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void>;
+  /**
+   * A write whose returned row is wanted only once the transaction has committed (a task's new
+   * state, announced after the commit): sent as `defer` sends it, so inside a PostgreSQL
+   * transaction it goes with the COMMIT and the commit stays one round trip. Its `row` may be
+   * read only after the transaction; elsewhere the statement runs now.
+   */
+  deferGet<T>(sql: string, params?: readonly SqlValue[]): Promise<LaterRow<T>>;
   /** Several statements with no parameters (migrations). */
   exec(sql: string): Promise<void>;
+}
+
+/** The row a deferred statement returns: there once its transaction committed. */
+export class LaterRow<T> {
+  private value: T | undefined;
+  private landed = false;
+
+  /** The statement's row (undefined when it returned none). */
+  get row(): T | undefined {
+    if (!this.landed) throw new Error('a deferred row read before its transaction committed');
+    return this.value;
+  }
+
+  /** Called by the adapter with the statement's first row. */
+  land(row: T | undefined): this {
+    this.value = row;
+    this.landed = true;
+    return this;
+  }
 }
 
 /** What a channel listener is told: each notice's payload, and the loss of its connection (it then hears nothing more). */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import type { RowBatch, SqlDatabase, SqlResult, SqlSession, SqlValue } from './sqlPort.js';
+import { LaterRow, type RowBatch, type SqlDatabase, type SqlResult, type SqlSession, type SqlValue } from './sqlPort.js';
 
 /**
  * The store port over one better-sqlite3 connection. Statements are prepared once per SQL text.
@@ -44,6 +44,10 @@ export class SqliteDatabase implements SqlDatabase {
 
   deferRow(batch: RowBatch, row: readonly SqlValue[]): Promise<void> {
     return this.holding ? this.afterHeld(() => this.session.deferRow(batch, row)) : this.session.deferRow(batch, row);
+  }
+
+  deferGet<T>(sql: string, params: readonly SqlValue[] = []): Promise<LaterRow<T>> {
+    return this.holding ? this.afterHeld(() => this.session.deferGet<T>(sql, params)) : this.session.deferGet<T>(sql, params);
   }
 
   exec(sql: string): Promise<void> {
@@ -96,6 +100,8 @@ export class SqliteDatabase implements SqlDatabase {
     defer: (sql: string, params: readonly SqlValue[] = []) => settled(() => void this.prepared(sql).run(...params)),
     // A prepared statement per row costs SQLite less than building a multi-row one.
     deferRow: (batch: RowBatch, row: readonly SqlValue[]) => settled(() => void this.prepared(batch.one).run(...row, ...batch.after)),
+    deferGet: <T>(sql: string, params: readonly SqlValue[] = []) =>
+      settled(() => new LaterRow<T>().land(this.prepared(sql).get(...params) as T | undefined)),
     exec: (sql: string) => settled(() => void this.db.exec(sql)),
   };
 

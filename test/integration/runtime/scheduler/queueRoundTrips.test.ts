@@ -21,13 +21,14 @@ acceptance:
 const TASKS = 30;
 /**
  * Queries a queued task of this shape costs: the queue's ready read and claim, the task's lease,
- * five commits of state and steps (queued → planning → running is one of them), the lease's
- * release and the entry's finish — 14.1 measured (the rest is the drain's own polling); 15.3
- * when the start was two commits, 18.3 before the queue stopped counting agents' running tasks
- * when no agent has a limit and a run of a never-run task stopped reading its (absent) steps and
- * its final row back.
+ * four commits of state and steps, each one query (queued → planning → running is one of them,
+ * and a state's new row comes back with the COMMIT: `deferGet`), the lease's release and the
+ * entry's finish — 10.2 measured (the rest is the drain's own polling); 14.1 when a state's row
+ * came back before the COMMIT, 15.3 when the start was two commits, 18.3 before the queue stopped
+ * counting agents' running tasks when no agent has a limit and a run of a never-run task stopped
+ * reading its (absent) steps and its final row back.
  */
-const MAX_PER_TASK = 15;
+const MAX_PER_TASK = 11;
 
 let h: TestRuntime | undefined;
 afterEach(async () => {

@@ -50,6 +50,7 @@ function explaining(db: SqlSession, plans: PlanNode[]): SqlSession {
     run: (sql, params) => db.run(sql, params),
     defer: (sql, params) => db.defer(sql, params),
     deferRow: (batch, row) => db.deferRow(batch, row),
+    deferGet: (sql, params) => db.deferGet(sql, params),
     exec: (sql) => db.exec(sql),
   };
 }

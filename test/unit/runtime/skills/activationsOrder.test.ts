@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SkillActivations } from '../../../../electron/runtime/skills/activations.js';
-import type { SqlSession, SqlValue } from '../../../../electron/runtime/store/sql/sqlPort.js';
+import { LaterRow, type SqlSession, type SqlValue } from '../../../../electron/runtime/store/sql/sqlPort.js';
 
 /** A task's completed `skills.read` rows, and lookups of them that answer when the test says. */
 function steps() {
@@ -20,6 +20,7 @@ function steps() {
     run: () => Promise.resolve({ changes: 0 }),
     defer: () => Promise.resolve(),
     deferRow: () => Promise.resolve(),
+    deferGet: <T>() => Promise.resolve(new LaterRow<T>().land(undefined)),
     exec: () => Promise.resolve(),
   };
   return {

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../../electron/runtime/store/database.js';
 import { migrateDatabase } from '../../../../../electron/runtime/store/migrate.js';
@@ -9,7 +10,7 @@ import { PostgresDatabase } from '../../../../../electron/runtime/store/sql/post
 import { numberedLog, upsertRows } from '../../../../../electron/runtime/store/sql/rowBatch.js';
 import { redactingSql } from '../../../../../electron/runtime/store/sql/redactingSql.js';
 import { SqliteDatabase } from '../../../../../electron/runtime/store/sql/sqliteAdapter.js';
-import type { SqlDatabase } from '../../../../../electron/runtime/store/sql/sqlPort.js';
+import type { LaterRow, SqlDatabase } from '../../../../../electron/runtime/store/sql/sqlPort.js';
 import { Redactor } from '../../../../../electron/runtime/trace/redactor.js';
 import { createTestDatabase, type TestDatabase } from '../../../../support/postgres.js';
 import { missing } from '../../../../support/requirements.js';
@@ -18,6 +19,17 @@ import { missing } from '../../../../support/requirements.js';
 // history on the embedded SQLite file and on a real PostgreSQL server.
 
 const noPostgres = missing('postgres');
+
+/** Counts queries sent to PostgreSQL servers until `stop` (each is one round trip). */
+function countQueries(): { count: number; stop(): void } {
+  const original = pg.Client.prototype.query;
+  const counter = { count: 0, stop: () => (pg.Client.prototype.query = original) };
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    counter.count++;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return counter;
+}
 
 interface Opened {
   open(): Promise<SqlDatabase>;
@@ -121,6 +133,37 @@ describe.each(adapters)('the store port on $name', ({ name, skip, target }) => {
     );
     expect(await db.get('SELECT tokens, cost_usd FROM steps')).toEqual({ tokens: 2 ** 40, cost_usd: 0.123456789012 });
   });
+
+  run(
+    'a deferred row goes with the commit (one round trip on PostgreSQL) and is read after it, in order with the writes around it',
+    async () => {
+      const db = await (await target()).open();
+      await migrateDatabase(db);
+      await insertTasks(db, ['t1']);
+      const trips = countQueries();
+      let later: LaterRow<{ state: string; title: string }> | undefined;
+      try {
+        await db.transaction(async (tx) => {
+          await tx.defer("UPDATE tasks SET title = 'renamed' WHERE id = ?", ['t1']);
+          later = await tx.deferGet<{ state: string; title: string }>('UPDATE tasks SET state = ? WHERE id = ? RETURNING state, title', [
+            'planning',
+            't1',
+          ]);
+          await tx.defer("UPDATE tasks SET state = 'running' WHERE id = ?", ['t1']);
+          if (name === 'PostgreSQL') expect(() => later!.row).toThrow(/before its transaction committed/);
+        });
+      } finally {
+        trips.stop();
+      }
+      expect(later!.row).toEqual({ state: 'planning', title: 'renamed' }); // as the statement saw it, not as the commit left it
+      expect(await db.get('SELECT state FROM tasks WHERE id = ?', ['t1'])).toEqual({ state: 'running' });
+      if (name === 'PostgreSQL') expect(trips.count, 'BEGIN, the writes, the deferred row and COMMIT in one query').toBe(1);
+      const none = await db.transaction((tx) =>
+        tx.deferGet('UPDATE tasks SET state = ? WHERE id = ? RETURNING state', ['x', 'no-such-task']),
+      );
+      expect(none.row).toBeUndefined();
+    },
+  );
 
   run('a transaction lands whole or not at all', async () => {
     const db = await (await target()).open();
