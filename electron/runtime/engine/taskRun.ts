@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Step, Task, TaskState, TraceEventType, UncertainResolution, Usage } from '../../contract/index.js';
+import type { Step, Task, TaskState, TraceEventType, UncertainResolution } from '../../contract/index.js';
 import { isoAt } from '../clock.js';
 import { quickDigestOf } from '../digest.js';
 import { AgentDeskError } from '../errors.js';
@@ -13,11 +13,12 @@ import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
 import { completedSteps, executeBatch } from './batch.js';
 import type { RunControl, RunView } from './runView.js';
-import { assertTransition, isTerminal } from './stateMachine.js';
+import { isTerminal } from './stateMachine.js';
+import { movesToRunning, plannedMoves, recordMoves } from './stateMoves.js';
 import { StepExecutor, type StepOutcome } from './stepExecutor.js';
 import { StepLog } from './stepLog.js';
 import type { StepRecorder } from './stepRecorder.js';
-import { type AnyStateReason, reasonParts, stateReasons, stepError, stepErrors } from './stateReasons.js';
+import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stateReasons.js';
 import { UsageMeter } from './usageMeter.js';
 import { extend } from '../extend.js';
 import { storeUnreachable } from '../store/openErrors.js';
@@ -204,13 +205,13 @@ export class TaskRun {
     const executor = new StepExecutor(this.deps, run, this.recorder);
     for (;;) {
       if ((await this.honourControl()) === 'stopped') return;
-      const over = await limitReached(this.deps, this.task, this.usageNow(), isoAt(this.deps.clock.now()), (fn) => this.write(fn));
+      const over = await limitReached(this.deps, this.task, this.meter.now(), isoAt(this.deps.clock.now()), (fn) => this.write(fn));
       if (over) return void (await this.askToRaise(over));
       const decision = await this.planNext();
       if (!decision) return void (await this.honourControl());
       this.meter.addPlanner(decision.usage);
       // The turn that spent the last tokens or dollars does not get its calls run.
-      const spent = decision.type === 'call' || decision.type === 'batch' ? taskBudgetStop(this.task.budget, this.usageNow()) : undefined;
+      const spent = decision.type === 'call' || decision.type === 'batch' ? taskBudgetStop(this.task.budget, this.meter.now()) : undefined;
       if (spent) return void (await this.askToRaise(spent, { notRun: decision.type === 'batch' ? decision.calls.length : 1 }));
       if (decision.type === 'done') return this.finish();
       if (decision.type === 'fail') return void (await this.fail(stateReasons.plannerGaveUp(decision.reason)));
@@ -296,18 +297,8 @@ export class TaskRun {
   // ---- state ---------------------------------------------------------------------------------
 
   private async enterRunning(): Promise<void> {
-    const state = this.task.state;
-    // A task that starts goes through planning to running in one commit: nothing happens between.
-    if (state === 'queued')
-      await this.transitions([
-        ['planning', stateReasons.runStarted()],
-        ['running', stateReasons.planReady()],
-      ]);
-    else if (state === 'planning') await this.transition('running', stateReasons.planReady());
-    else if (state === 'running') await this.transition('running', stateReasons.resumedAfterInterruption());
-    else if (state === 'paused' || state === 'retrying' || state === 'waiting_user')
-      await this.transition('running', stateReasons.resumed());
-    // waiting_approval stays until the decision arrives (the executor waits on it).
+    const moves = movesToRunning(this.task.state);
+    if (moves.length > 0) await this.transitions(moves);
   }
 
   /** Records a state change (row, trace, event) — always before anything acts on it. */
@@ -316,29 +307,19 @@ export class TaskRun {
   }
 
   /**
-   * State changes in order, in one commit: each its row update and trace event. After the commit
-   * each state is announced in turn, as if committed one by one (listeners such as the telemetry
-   * export tell a fresh run from a resumed one by the states it passes through).
+   * State changes in order, in one commit. After the commit each state is announced in turn, as
+   * if committed one by one (listeners such as the telemetry export tell a fresh run from a
+   * resumed one by the states it passes through).
    */
   private async transitions(changes: readonly (readonly [TaskState, AnyStateReason])[]): Promise<void> {
-    let from = this.task.state;
-    const moves = changes.map(([to, why]) => {
-      assertTransition(from, to);
-      const move = { from, to, ...reasonParts(why) };
-      from = to;
-      return move;
-    });
+    const moves = plannedMoves(this.task.state, changes);
     const at = isoAt(this.deps.clock.now());
-    const usage = this.usageNow();
+    const usage = this.meter.now();
     for (const { to } of moves) this.meter.trackHumanWait(to);
-    const states: (() => Task)[] = [];
+    let states: (() => Task)[] = [];
     await this.write(async (tx) => {
       await chargeSpend(tx, this.task, usage, at);
-      for (const { from, to, reason, text } of moves) {
-        const endedAt = isTerminal(to) ? at : undefined;
-        states.push(await tx.tasks.setStateAtCommit(this.taskId, { state: to, reason, text, at, endedAt, usage }));
-        await this.deps.trace.append(this.taskId, 'task.transition', { from, to, reason }, undefined, tx.trace);
-      }
+      states = await recordMoves(tx, this.deps.trace, this.taskId, moves, { at, usage });
     });
     for (const state of states) {
       this.task = state();
@@ -447,10 +428,6 @@ export class TaskRun {
     await this.commits.settle(lazy);
     this.deps.emit('task.step', stored);
     return step;
-  }
-
-  private usageNow(): Usage {
-    return this.meter.now();
   }
 
   private trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void {

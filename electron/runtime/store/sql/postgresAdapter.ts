@@ -203,6 +203,8 @@ class BatchingTransaction {
   private preparing = new Set<string>();
   /** A batch with PREPAREs failed: which of them the server ran is unknown. */
   preparesUncertain = false;
+  /** The batch names this connection has prepared. */
+  private readonly prepared: Set<string>;
   readonly session: SqlSession;
 
   constructor(
@@ -211,6 +213,7 @@ class BatchingTransaction {
     private readonly templates: Map<string, SqlTemplate>,
   ) {
     const direct = sessionOf(client, statements);
+    this.prepared = statements.preparedOn(client);
     this.session = {
       dialect: 'postgres',
       all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
@@ -295,8 +298,7 @@ class BatchingTransaction {
       if (this.preparing.size > 0) this.preparesUncertain = true;
       throw error;
     } finally {
-      const prepared = this.statements.preparedOn(this.client);
-      if (!this.preparesUncertain) for (const name of this.preparing) prepared.add(name);
+      if (!this.preparesUncertain) for (const name of this.preparing) this.prepared.add(name);
       this.preparing = new Set();
     }
   }
@@ -312,7 +314,7 @@ class BatchingTransaction {
       return 1;
     }
     let count = 1;
-    if (!this.preparing.has(name) && !this.statements.preparedOn(this.client).has(name)) {
+    if (!this.preparing.has(name) && !this.prepared.has(name)) {
       parts.push('PREPARE ', name, ' AS ', this.statements.text(sql), ';\n');
       this.preparing.add(name);
       count++;

@@ -10,7 +10,8 @@ import { numberedPlaceholders } from './placeholders.js';
  * See docs/architecture.md, "The store".
  */
 export class PreparedStatements {
-  private readonly names = new Map<string, number | null>();
+  /** Each text's two names (protocol, batch), or null when it is not to be prepared. */
+  private readonly names = new Map<string, { protocol: string; batch: string } | null>();
   private readonly numbered = new Map<string, string>();
   private next = 1;
   /** The batch names each connection has prepared (SQL PREPARE outlives a rollback: only a sure one is here). */
@@ -25,14 +26,12 @@ export class PreparedStatements {
 
   /** The name a statement sent alone is prepared under, or undefined to send it unnamed. */
   protocolName(sql: string): string | undefined {
-    const id = this.idOf(sql);
-    return id === undefined ? undefined : `agent_desk_p${id}`;
+    return this.namesOf(sql)?.protocol;
   }
 
   /** The name a batched statement is PREPAREd under, or undefined to inline it as it is. */
   batchName(sql: string): string | undefined {
-    const id = this.idOf(sql);
-    return id === undefined ? undefined : `agent_desk_b${id}`;
+    return this.namesOf(sql)?.batch;
   }
 
   /** The batch names connection `client` has prepared. */
@@ -42,13 +41,14 @@ export class PreparedStatements {
     return names;
   }
 
-  private idOf(sql: string): number | undefined {
-    let id = this.names.get(sql);
-    if (id === undefined) {
-      id = this.names.size < MAX_NAMES && preparable(sql) ? this.next++ : null;
-      this.names.set(sql, id);
+  private namesOf(sql: string): { protocol: string; batch: string } | null {
+    let names = this.names.get(sql);
+    if (names === undefined) {
+      const id = this.names.size < MAX_NAMES && preparable(sql) ? this.next++ : undefined;
+      names = id === undefined ? null : { protocol: `agent_desk_p${id}`, batch: `agent_desk_b${id}` };
+      this.names.set(sql, names);
     }
-    return id ?? undefined;
+    return names;
   }
 }
 

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStoreTestRuntime, storeMissing } from '../../../support/storeKinds.js';
+import { countQueries } from '../../../support/queryCount.js';
 import type { TestRuntime } from '../../../support/runtime.js';
 
 // On PostgreSQL every statement sent alone is a round trip to the server, and a queued task's
@@ -50,20 +50,15 @@ describe('a queued task on PostgreSQL', () => {
       });
       await rt.scheduler.queue.add(task.id);
     }
-    const original = pg.Client.prototype.query;
-    let queries = 0;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      queries++;
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
+    const queries = countQueries();
     try {
       rt.scheduler.queue.start();
       await rt.scheduler.queue.drain();
     } finally {
-      pg.Client.prototype.query = original;
+      queries.stop();
     }
     const tasks = await rt.store.tasks.list({ limit: TASKS + 1 });
     expect(tasks.map((t) => t.state)).toEqual(Array(TASKS).fill('succeeded'));
-    expect(queries / TASKS).toBeLessThanOrEqual(MAX_PER_TASK);
+    expect(queries.count / TASKS).toBeLessThanOrEqual(MAX_PER_TASK);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../../../../electron/runtime/store/migrate.js';
 import { PostgresDatabase } from '../../../../../electron/runtime/store/sql/postgresAdapter.js';
+import type { SqlSession } from '../../../../../electron/runtime/store/sql/sqlPort.js';
 import { TaskQueueRepo } from '../../../../../electron/runtime/store/taskQueueRepo.js';
 import { createTestDatabase } from '../../../../support/postgres.js';
 import { missing } from '../../../../support/requirements.js';
@@ -74,32 +75,30 @@ describe.skipIf(noPostgres !== undefined)('prepared statements on PostgreSQL', (
     expect(statements.some((p) => p.statement.includes('SELECT *'))).toBe(false);
   });
 
-  it('a batch that fails after its PREPARE leaves the next transaction able to use the statement', async () => {
-    const db = await openNotes();
-    await db.run(INSERT, [1, 'taken', null]);
-    // BEGIN; PREPARE (insert); EXECUTE (insert 2); insert 1 again → duplicate key: the PREPARE ran, the rollback keeps it.
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.defer('INSERT INTO notes (id, body) VALUES (?, ?)', [2, 'two']);
+  const REUSED = 'INSERT INTO notes (id, body) VALUES (?, ?)';
+  // The reused insert is PREPAREd in the failing batch: after the duplicate (it ran, and the
+  // rollback keeps it), or before it (it never ran).
+  it.each([
+    {
+      where: 'after',
+      failing: async (tx: SqlSession) => {
+        await tx.defer(REUSED, [2, 'two']);
         await tx.run('INSERT INTO notes (id, body) VALUES (?, ?) RETURNING id', [1, 'again']);
-      }),
-    ).rejects.toThrow(/duplicate key/);
-    await db.transaction(async (tx) => tx.defer('INSERT INTO notes (id, body) VALUES (?, ?)', [2, 'two']));
-    expect(await db.get('SELECT body FROM notes WHERE id = ?', [2])).toEqual({ body: 'two' });
-  });
-
-  it('a batch that fails before its PREPARE leaves the next transaction able to use the statement', async () => {
+      },
+    },
+    {
+      where: 'before',
+      failing: async (tx: SqlSession) => {
+        await tx.defer('INSERT INTO notes (id, body, size) VALUES (?, ?, 0)', [1, 'again']);
+        await tx.defer(REUSED, [2, 'two']);
+      },
+    },
+  ])('a batch that fails $where its PREPARE leaves the next transaction able to use the statement', async ({ failing }) => {
     const db = await openNotes();
     await db.run(INSERT, [1, 'taken', null]);
-    // BEGIN; insert 1 again → duplicate key; the PREPARE after it never ran.
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.defer('INSERT INTO notes (id, body, size) VALUES (?, ?, 0)', [1, 'again']);
-        await tx.defer('INSERT INTO notes (id, body) VALUES (?, ?)', [3, 'three']);
-      }),
-    ).rejects.toThrow(/duplicate key/);
-    await db.transaction(async (tx) => tx.defer('INSERT INTO notes (id, body) VALUES (?, ?)', [3, 'three']));
-    expect(await db.get('SELECT body FROM notes WHERE id = ?', [3])).toEqual({ body: 'three' });
+    await expect(db.transaction(failing)).rejects.toThrow(/duplicate key/);
+    await db.transaction(async (tx) => tx.defer(REUSED, [2, 'two']));
+    expect(await db.get('SELECT body FROM notes WHERE id = ?', [2])).toEqual({ body: 'two' });
   });
 });
 

@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../../electron/runtime/store/database.js';
 import { migrateDatabase } from '../../../../../electron/runtime/store/migrate.js';
@@ -14,22 +13,12 @@ import type { LaterRow, SqlDatabase } from '../../../../../electron/runtime/stor
 import { Redactor } from '../../../../../electron/runtime/trace/redactor.js';
 import { createTestDatabase, type TestDatabase } from '../../../../support/postgres.js';
 import { missing } from '../../../../support/requirements.js';
+import { countQueries } from '../../../../support/queryCount.js';
 
 // The store port's contract, on both adapters: the same statements, transactions and migration
 // history on the embedded SQLite file and on a real PostgreSQL server.
 
 const noPostgres = missing('postgres');
-
-/** Counts queries sent to PostgreSQL servers until `stop` (each is one round trip). */
-function countQueries(): { count: number; stop(): void } {
-  const original = pg.Client.prototype.query;
-  const counter = { count: 0, stop: () => (pg.Client.prototype.query = original) };
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    counter.count++;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  return counter;
-}
 
 interface Opened {
   open(): Promise<SqlDatabase>;
