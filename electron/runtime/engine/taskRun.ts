@@ -35,6 +35,11 @@ export interface RunOptions {
   resolution?: UncertainResolution;
   /** Secret inputs, held in memory only. */
   secrets?: Record<string, string>;
+  /**
+   * Writes that land with the run's lease release, in its one commit, given the task as the run
+   * left it: the queue's entry finished with it (scheduler/backgroundQueue.ts), one round trip.
+   */
+  releaseWith?: (tx: Repos, task: Task) => Promise<void>;
 }
 
 /** Why a run stopped: the task reached a state the runner does not drive further. */
@@ -84,10 +89,21 @@ export class TaskRun {
 
   /** Runs until the task is terminal or waiting; returns the task as it then is. */
   async run(): Promise<Task> {
-    const { store } = this.deps;
     const claimed = await this.claim();
     if (!claimed) throw await refusedClaim(this.deps, this.taskId);
     this.deps.gate.taskClaimed(claimed); // another process may have run it since this one last did
+    let rested: Task | undefined;
+    try {
+      return (rested = await this.runHeld(claimed));
+    } finally {
+      await this.commits.flush();
+      await this.services?.stop().catch(() => undefined);
+      await this.release(rested);
+    }
+  }
+
+  private async runHeld(claimed: Task): Promise<Task> {
+    const { store } = this.deps;
     try {
       this.task = claimed;
       if (isTerminal(this.task.state)) return this.task;
@@ -113,10 +129,6 @@ export class TaskRun {
         await this.transition('failed', stateReasons.runtimeError(error instanceof Error ? error.message : String(error)));
       }
       return await this.load();
-    } finally {
-      await this.commits.flush();
-      await this.services?.stop().catch(() => undefined);
-      await this.release();
     }
   }
 
@@ -178,8 +190,20 @@ export class TaskRun {
     return claimed.task;
   }
 
-  private async release(): Promise<void> {
-    if (this.owner !== undefined) await this.deps.store.tasks.release(this.taskId, this.owner).catch(() => undefined);
+  /**
+   * Gives the lease back; with the task the run rested in, the caller's `releaseWith` writes land
+   * in the same commit. A failed release is left to the lease's end; one carrying the caller's
+   * writes throws, so the caller learns they did not land.
+   */
+  private async release(rested?: Task): Promise<void> {
+    const owner = this.owner;
+    if (owner === undefined) return;
+    const also = rested && this.options.releaseWith;
+    if (!also) return void (await this.deps.store.tasks.release(this.taskId, owner).catch(() => undefined));
+    await this.deps.store.transaction(async (tx) => {
+      await tx.tasks.release(this.taskId, owner);
+      await also(tx, rested);
+    });
   }
 
   /**
@@ -367,9 +391,10 @@ export class TaskRun {
     // URL checks may reach the same hosts as the task's tools: its playbook's own services.
     const networkAllow = this.serviceHosts;
     const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal, networkAllow });
-    for (const r of results) this.trace('check.result', { ...r });
+    // The results, their trace events included, land with the transition below: one commit.
+    for (const r of results) this.commits.queue((tx) => this.deps.trace.append(this.taskId, 'check.result', { ...r }, undefined, tx.trace));
     const at = isoAt(this.deps.clock.now());
-    this.commits.queue((tx) => tx.tasks.setChecks(this.taskId, results, at)); // lands with the transition
+    this.commits.queue((tx) => tx.tasks.setChecks(this.taskId, results, at));
     const failed = results.filter((r) => !r.passed);
     if (failed.length > 0) {
       await this.fail(stateReasons.checksFailed(failed));

@@ -1,9 +1,11 @@
+import type { Task } from '../../contract/index.js';
 import { isoAt, type Clock } from '../clock.js';
 import type { TaskEngine } from '../engine/taskEngine.js';
 import type { RunnerLease } from '../engine/engineDeps.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import { AgentDeskError } from '../errors.js';
-import type { QueueEntry, TaskQueueRepo } from '../store/taskQueueRepo.js';
+import type { Repos } from '../store/store.js';
+import { TaskQueueRepo, type QueueEntry } from '../store/taskQueueRepo.js';
 
 /** How many queued tasks may run at once. */
 export interface QueueLimits {
@@ -231,12 +233,20 @@ export class BackgroundQueue {
   }
 
   private launch(entry: QueueEntry): void {
-    const done = this.runToRest(entry.taskId)
+    const owner = this.deps.lease.id;
+    let finished = false;
+    // The entry is finished in the commit that gives the task's lease back (one round trip), by
+    // this worker only: an entry handed back meanwhile (its lease was taken) is another's now.
+    const finishWithRelease = async (tx: Repos, task: Task) => {
+      await new TaskQueueRepo(tx.sql).finishHeld(entry.seq, owner, task.state, isoAt(this.deps.clock.now()));
+      tx.afterCommit(() => (finished = true));
+    };
+    const done = this.runToRest(entry.taskId, finishWithRelease)
       .catch((error: unknown) => {
         this.deps.onError?.(entry.taskId, error);
         return `error: ${(error as Error)?.message ?? String(error)}`;
       })
-      .then((outcome) => this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now())))
+      .then((outcome) => (finished ? undefined : this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now()))))
       .catch(report) // the entry stays running under this worker; once its lease ends another hands it back
       .finally(() => {
         this.inFlight.delete(entry.seq);
@@ -246,9 +256,9 @@ export class BackgroundQueue {
   }
 
   /** Runs the task until it ends or waits for a person; the outcome is the state it rests in. */
-  private async runToRest(taskId: string): Promise<string> {
+  private async runToRest(taskId: string, releaseWith: (tx: Repos, task: Task) => Promise<void>): Promise<string> {
     try {
-      const task = await this.deps.engine.run(taskId, { detachOnApproval: true });
+      const task = await this.deps.engine.run(taskId, { detachOnApproval: true, releaseWith });
       return task.state;
     } catch (error) {
       // Start-up recovery may already be driving this task here: wait for that run instead.

@@ -153,6 +153,16 @@ export class TaskQueueRepo {
     ]);
   }
 
+  /** `finish` by the worker holding the entry: nothing once it was handed back (that worker's lease was taken). */
+  async finishHeld(seq: number, owner: string, outcome: string, atIso: string): Promise<void> {
+    await this.db.defer("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner = NULL WHERE seq = ? AND owner = ?", [
+      outcome,
+      atIso,
+      seq,
+      owner,
+    ]);
+  }
+
   /** A finished entry goes back to pending (its task waited and may go on); false when it is not finished. */
   async requeue(taskId: string): Promise<boolean> {
     const sql = "UPDATE task_queue SET state = 'pending', owner = NULL WHERE task_id = ? AND state = 'done'";

@@ -281,7 +281,7 @@ export class TaskRepo {
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await this.db.run('UPDATE tasks SET owner = NULL WHERE id = ? AND owner = ?', [id, owner]);
+    await this.db.defer('UPDATE tasks SET owner = NULL WHERE id = ? AND owner = ?', [id, owner]);
   }
 
   /** The worker holding the task's run, if that worker is live. */

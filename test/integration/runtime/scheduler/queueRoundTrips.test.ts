@@ -21,14 +21,16 @@ acceptance:
 const TASKS = 30;
 /**
  * Queries a queued task of this shape costs: the queue's ready read and claim, the task's lease,
- * four commits of state and steps, each one query (queued → planning → running is one of them,
- * and a state's new row comes back with the COMMIT: `deferGet`), the lease's release and the
- * entry's finish — 10.2 measured (the rest is the drain's own polling); 14.1 when a state's row
- * came back before the COMMIT, 15.3 when the start was two commits, 18.3 before the queue stopped
- * counting agents' running tasks when no agent has a limit and a run of a never-run task stopped
- * reading its (absent) steps and its final row back.
+ * three commits of state and steps, each one query (queued → planning → running is one of them,
+ * a state's new row comes back with the COMMIT: `deferGet`, and the check results land with the
+ * last state), then the lease's release with the entry's finish in one commit — 8.2 measured (the
+ * rest is the drain's own polling); 10.2 when the check results were a commit of their own and the
+ * entry was finished after the release, 14.1 when a state's row came back before the COMMIT, 15.3
+ * when the start was two commits, 18.3 before the queue stopped counting agents' running tasks
+ * when no agent has a limit and a run of a never-run task stopped reading its (absent) steps and
+ * its final row back.
  */
-const MAX_PER_TASK = 11;
+const MAX_PER_TASK = 9;
 
 let h: TestRuntime | undefined;
 afterEach(async () => {
