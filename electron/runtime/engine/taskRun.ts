@@ -9,6 +9,7 @@ import { budgetHold, chargeSpend, limitReached, writeUsage } from './runBudget.j
 import { CommitQueue, type Write } from './commitQueue.js';
 import type { EngineDeps } from './engineDeps.js';
 import { refusedClaim } from './leaseRefusal.js';
+import { RunHold, type ReleaseWrites } from './runHold.js';
 import { LoopDetector } from './loopDetector.js';
 import type { RunningServices, TaskPlan, TemplateEnv } from './ports.js';
 import { completedSteps, executeBatch } from './batch.js';
@@ -22,7 +23,6 @@ import { type AnyStateReason, stateReasons, stepError, stepErrors } from './stat
 import { UsageMeter } from './usageMeter.js';
 import { extend } from '../extend.js';
 import { storeUnreachable } from '../store/openErrors.js';
-import { isFenceBroken } from '../store/runFence.js';
 import type { Repos } from '../store/store.js';
 
 /** How often a runner reads pause/cancel requests made by other processes. */
@@ -35,11 +35,8 @@ export interface RunOptions {
   resolution?: UncertainResolution;
   /** Secret inputs, held in memory only. */
   secrets?: Record<string, string>;
-  /**
-   * Writes that land with the run's lease release, in its one commit, given the task as the run
-   * left it: the queue's entry finished with it (scheduler/backgroundQueue.ts), one round trip.
-   */
-  releaseWith?: (tx: Repos, task: Task) => Promise<void>;
+  /** Writes that land with the run's lease release, in its one commit: the queue's entry finished (scheduler/backgroundQueue.ts). */
+  releaseWith?: ReleaseWrites;
 }
 
 /** Why a run stopped: the task reached a state the runner does not drive further. */
@@ -68,8 +65,7 @@ export class TaskRun {
   private planning: AbortController | undefined;
   /** True while a step's `extra` runs: what it writes joins the step's commit instead of committing on its own. */
   private assembling = false;
-  /** The worker id this run holds the task's lease under (set by the claim). */
-  private owner: string | undefined;
+  private readonly hold: RunHold;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -78,7 +74,8 @@ export class TaskRun {
     private readonly prebuiltPlan?: TaskPlan,
   ) {
     this.loop = new LoopDetector(deps.loopThreshold);
-    this.commits = new CommitQueue(deps.clock, (fn) => this.fenced(fn));
+    this.hold = new RunHold(deps, taskId);
+    this.commits = new CommitQueue(deps.clock, (fn) => this.hold.commit(fn, (lost) => this.abort.abort(lost)));
     this.meter = new UsageMeter(deps.clock, (usage, at) => this.commits.writeDetached((tx) => writeUsage(tx, this.task, usage, at), true));
     this.recorder = {
       saveStep: (step, extra, lazy) => this.saveStep(step, extra, lazy),
@@ -98,7 +95,7 @@ export class TaskRun {
     } finally {
       await this.commits.flush();
       await this.services?.stop().catch(() => undefined);
-      await this.release(rested);
+      await this.hold.release(rested, this.options.releaseWith);
     }
   }
 
@@ -168,60 +165,17 @@ export class TaskRun {
       return await this.load();
     } finally {
       await this.commits.flush();
-      await this.release();
+      await this.hold.release();
     }
   }
 
-  /**
-   * The runner lease, for this worker (the id it claimed with stays this run's, even if the worker
-   * gets a new one); the task as the claim found it. Its control flags come with it, so the first
-   * check for a pause or cancel reads nothing more.
-   */
+  /** The runner lease (`RunHold`); its control flags come with it, so the first check for a pause or cancel reads nothing more. */
   private async claim(): Promise<Task | undefined> {
-    const { lease, store } = this.deps;
-    await lease.reap();
-    const owner = lease.id;
-    const me = { id: owner, fresh: lease.freshSince(), plannerVersion: lease.plannerVersion };
-    const claimed = await store.tasks.claim(this.taskId, me);
+    const claimed = await this.hold.claim();
     if (!claimed) return undefined;
-    this.owner = owner;
     this.controlCheckedAt = this.deps.clock.now();
     if (claimed.control) this.controlRequested = true;
     return claimed.task;
-  }
-
-  /**
-   * Gives the lease back; with the task the run rested in, the caller's `releaseWith` writes land
-   * in the same commit. A failed release is left to the lease's end; one carrying the caller's
-   * writes throws, so the caller learns they did not land.
-   */
-  private async release(rested?: Task): Promise<void> {
-    const owner = this.owner;
-    if (owner === undefined) return;
-    const also = rested && this.options.releaseWith;
-    if (!also) return void (await this.deps.store.tasks.release(this.taskId, owner).catch(() => undefined));
-    await this.deps.store.transaction(async (tx) => {
-      await tx.tasks.release(this.taskId, owner);
-      await also(tx, rested);
-    });
-  }
-
-  /**
-   * A commit of the run, fenced by its lease: a worker whose lease was taken (its heartbeat came
-   * too late) writes nothing more, so no step starts twice, and the run stops.
-   */
-  private async fenced(fn: (tx: Repos) => Promise<void>): Promise<void> {
-    const owner = this.owner;
-    try {
-      await this.deps.store.transaction(async (tx) => {
-        if (owner !== undefined) await tx.tasks.fence(this.taskId, owner);
-        await fn(tx);
-      });
-    } catch (error) {
-      if (!isFenceBroken(error)) throw error;
-      this.abort.abort(new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker`));
-      throw new AgentDeskError('conflict', `task ${this.taskId} was taken over by another worker; this run stops`);
-    }
   }
 
   private async drive(): Promise<void> {

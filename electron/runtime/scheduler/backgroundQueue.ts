@@ -1,10 +1,9 @@
-import type { Task } from '../../contract/index.js';
 import { isoAt, type Clock } from '../clock.js';
 import type { TaskEngine } from '../engine/taskEngine.js';
 import type { RunnerLease } from '../engine/engineDeps.js';
+import type { ReleaseWrites } from '../engine/runHold.js';
 import { isTerminal } from '../engine/stateMachine.js';
 import { AgentDeskError } from '../errors.js';
-import type { Repos } from '../store/store.js';
 import { TaskQueueRepo, type QueueEntry } from '../store/taskQueueRepo.js';
 
 /** How many queued tasks may run at once. */
@@ -237,7 +236,7 @@ export class BackgroundQueue {
     let finished = false;
     // The entry is finished in the commit that gives the task's lease back (one round trip), by
     // this worker only: an entry handed back meanwhile (its lease was taken) is another's now.
-    const finishWithRelease = async (tx: Repos, task: Task) => {
+    const finishWithRelease: ReleaseWrites = async (tx, task) => {
       await new TaskQueueRepo(tx.sql).finishHeld(entry.seq, owner, task.state, isoAt(this.deps.clock.now()));
       tx.afterCommit(() => (finished = true));
     };
@@ -256,7 +255,7 @@ export class BackgroundQueue {
   }
 
   /** Runs the task until it ends or waits for a person; the outcome is the state it rests in. */
-  private async runToRest(taskId: string, releaseWith: (tx: Repos, task: Task) => Promise<void>): Promise<string> {
+  private async runToRest(taskId: string, releaseWith: ReleaseWrites): Promise<string> {
     try {
       const task = await this.deps.engine.run(taskId, { detachOnApproval: true, releaseWith });
       return task.state;
