@@ -237,7 +237,7 @@ export class BackgroundQueue {
     // The entry is finished in the commit that gives the task's lease back (one round trip), by
     // this worker only: an entry handed back meanwhile (its lease was taken) is another's now.
     const finishWithRelease: ReleaseWrites = async (tx, task) => {
-      await new TaskQueueRepo(tx.sql).finishHeld(entry.seq, owner, task.state, isoAt(this.deps.clock.now()));
+      await new TaskQueueRepo(tx.sql).finish(entry.seq, owner, task.state, isoAt(this.deps.clock.now()));
       tx.afterCommit(() => (finished = true));
     };
     const done = this.runToRest(entry.taskId, finishWithRelease)
@@ -245,7 +245,7 @@ export class BackgroundQueue {
         this.deps.onError?.(entry.taskId, error);
         return `error: ${(error as Error)?.message ?? String(error)}`;
       })
-      .then((outcome) => (finished ? undefined : this.deps.repo.finish(entry.seq, outcome, isoAt(this.deps.clock.now()))))
+      .then((outcome) => (finished ? undefined : this.deps.repo.finish(entry.seq, owner, outcome, isoAt(this.deps.clock.now()))))
       .catch(report) // the entry stays running under this worker; once its lease ends another hands it back
       .finally(() => {
         this.inFlight.delete(entry.seq);

@@ -145,16 +145,11 @@ export class TaskQueueRepo {
     return this.db.dialect === 'postgres' ? 'seq = (SELECT seq FROM task_queue WHERE seq = ? FOR UPDATE SKIP LOCKED)' : 'seq = ?';
   }
 
-  async finish(seq: number, outcome: string, atIso: string): Promise<void> {
-    await this.db.run("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner = NULL WHERE seq = ?", [
-      outcome,
-      atIso,
-      seq,
-    ]);
-  }
-
-  /** `finish` by the worker holding the entry: nothing once it was handed back (that worker's lease was taken). */
-  async finishHeld(seq: number, owner: string, outcome: string, atIso: string): Promise<void> {
+  /**
+   * Ends the entry `owner` holds: nothing once it was handed back (that worker's lease was taken,
+   * and another worker may be running it now).
+   */
+  async finish(seq: number, owner: string, outcome: string, atIso: string): Promise<void> {
     await this.db.defer("UPDATE task_queue SET state = 'done', outcome = ?, finished_at = ?, owner = NULL WHERE seq = ? AND owner = ?", [
       outcome,
       atIso,

@@ -38,7 +38,7 @@ describe.each(STORE_KINDS)('a run hold (%s store)', (kind) => {
     const claimed = await hold.claim();
     expect(await ownerOf(taskId)).toBe(h.rt.lease.id);
 
-    await hold.release(claimed!.task, (tx, task) => new TaskQueueRepo(tx.sql).finishHeld(seq, h.rt.lease.id, task.state, AT));
+    await hold.release(claimed!.task, (tx, task) => new TaskQueueRepo(tx.sql).finish(seq, h.rt.lease.id, task.state, AT));
     expect(await ownerOf(taskId)).toBeNull();
     expect(await queue.get(taskId)).toMatchObject({ state: 'done', outcome: 'queued' });
   });

@@ -66,7 +66,7 @@ describe.each(STORE_KINDS)("an agent's concurrency limit across workers (%s stor
     const racing = await Promise.all([claimIn(h.rt, second!, 'w-a'), claimIn(other, third!, 'w-b')]);
     expect(racing).toEqual([false, false]);
     expect(await runningSolo(h.rt)).toBe(1);
-    await new TaskQueueRepo(h.rt.store.sql).finish(first!, 'succeeded', at);
+    await new TaskQueueRepo(h.rt.store.sql).finish(first!, 'w-a', 'succeeded', at);
     const freed = await Promise.all([claimIn(h.rt, second!, 'w-a'), claimIn(other, third!, 'w-b')]);
     expect(freed.filter(Boolean)).toHaveLength(1);
     expect(await runningSolo(h.rt)).toBe(1);

@@ -3,9 +3,10 @@ import { TaskQueueRepo } from '../../../../electron/runtime/store/taskQueueRepo.
 import type { TestRuntime } from '../../../support/runtime.js';
 import { openStoreTestRuntime, STORE_KINDS, storeMissing } from '../../../support/storeKinds.js';
 
-// A worker finishes its queue entry in the commit that gives the task's lease back
-// (scheduler/backgroundQueue.ts). A worker whose lease was taken meanwhile ends its run late: by
-// then the entry was handed back and another worker holds it, which its late finish must not end.
+// A worker finishes its queue entry in the commit that gives the task's lease back, or alone when
+// the run threw (scheduler/backgroundQueue.ts). A worker whose lease was taken meanwhile ends its
+// run late: by then the entry was handed back and another worker holds it, which its late finish
+// must not end.
 
 let h: TestRuntime;
 afterEach(async () => h?.cleanup());
@@ -27,7 +28,7 @@ describe.each(STORE_KINDS)('a queue entry finished with the lease release (%s st
     const finishAtRelease = (owner: string) =>
       h.rt.store.transaction(async (tx) => {
         await tx.tasks.release(task.id, owner);
-        await new TaskQueueRepo(tx.sql).finishHeld(seq, owner, 'succeeded', AT);
+        await new TaskQueueRepo(tx.sql).finish(seq, owner, 'succeeded', AT);
       });
 
     expect(await queue.claim(seq, 'worker-a', AT)).toBe(true);

@@ -35,7 +35,7 @@ class MemoryQueue {
     const running = this.entries.filter((e) => e.state === 'running' && e.agentId === agentId).length;
     return running < limit && this.claim(seq);
   }
-  async finish(seq: number, outcome: string): Promise<void> {
+  async finish(seq: number, _owner: string, outcome: string): Promise<void> {
     await yieldNow();
     Object.assign(
       this.entries.find((e) => e.seq === seq)!,
@@ -129,7 +129,7 @@ describe('BackgroundQueue pumps', () => {
     await queue.stop();
   });
 
-  it('two workers on one store keep an agent within its limit when one claims between the other\'s count and its list', async () => {
+  it("two workers on one store keep an agent within its limit when one claims between the other's count and its list", async () => {
     const shared = new MemoryQueue();
     // Worker b reads the agent's running count before a claims, and its ready list after.
     const countedEarly = async () => {
