@@ -346,7 +346,7 @@ export class TaskRun {
     const networkAllow = this.serviceHosts;
     const results = await this.deps.runChecks(checks, { workspace: this.task.workspace, signal: this.abort.signal, networkAllow });
     // The results, their trace events included, land with the transition below: one commit.
-    for (const r of results) this.commits.queue((tx) => this.deps.trace.append(this.taskId, 'check.result', { ...r }, undefined, tx.trace));
+    for (const r of results) this.commits.queue(this.traceWrite('check.result', { ...r }));
     const at = isoAt(this.deps.clock.now());
     this.commits.queue((tx) => tx.tasks.setChecks(this.taskId, results, at));
     const failed = results.filter((r) => !r.passed);
@@ -410,9 +410,13 @@ export class TaskRun {
   }
 
   private trace(type: TraceEventType, data: Record<string, unknown>, stepId?: string): void {
-    const write: Write = (tx) => this.deps.trace.append(this.taskId, type, data, stepId, tx.trace);
+    const write = this.traceWrite(type, data, stepId);
     if (this.assembling) this.commits.queue(write);
     else this.commits.writeDetached(write);
+  }
+
+  private traceWrite(type: TraceEventType, data: Record<string, unknown>, stepId?: string): Write {
+    return (tx) => this.deps.trace.append(this.taskId, type, data, stepId, tx.trace);
   }
 
   /** Queues a database write in the run's commit order (see CommitQueue); inside a step's `extra` it joins that step's commit. */
