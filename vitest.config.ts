@@ -1,15 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { testProjects } from './test/support/projects.js';
+import TimedSequencer from './test/support/timedSequencer.js';
 
+// Three projects: unit first, then integration and e2e side by side; test/support/projects.ts says
+// why and how many files at once. One throw-away PostgreSQL cluster serves the whole run (the
+// store's PostgreSQL adapter is tested on it).
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // One throw-away PostgreSQL cluster for the run (the store's PostgreSQL adapter is tested on it).
     globalSetup: ['./test/support/postgresCluster.ts'],
     reporters: ['default', './test/support/summaryReporter.ts'],
-    // The SQLite adapter refuses a statement from inside its own transaction (it would hang) — checked in tests.
-    env: { AGENT_DESK_STRICT_STORE: '1' },
+    // An order planned from measured file times (a fresh clone has no vitest cache to go by).
+    sequence: { sequencer: TimedSequencer },
+    projects: testProjects(),
   },
 });

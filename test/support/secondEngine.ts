@@ -20,6 +20,22 @@ export interface SecondEngine {
 let bridges = 0;
 
 /**
+ * A 10.214.N.0/24 no interface on this machine holds yet: test files run side by side, and two
+ * engines' bridges on one subnet would route each other's traffic.
+ */
+function freeSubnet(): number {
+  const taken = new Set(
+    [...spawnSync('ip', ['-4', '-o', 'addr', 'show'], { encoding: 'utf8' }).stdout.matchAll(/10\.214\.(\d+)\./g)].map((m) => Number(m[1])),
+  );
+  const start = 20 + Math.floor(Math.random() * 200);
+  for (let i = 0; i < 200; i++) {
+    const n = 20 + ((start - 20 + i) % 200);
+    if (!taken.has(n)) return n;
+  }
+  throw new Error('no free 10.214.N.0/24 for a second engine bridge');
+}
+
+/**
  * Starts a second dockerd (root only). `runsc` registers gVisor as a runtime with no network
  * (`--network=none`; not `--ignore-cgroups`, which drops the desktop's memory and pids limits).
  * `image` is shipped in with `docker save | docker load` (no registry here).
@@ -27,8 +43,8 @@ let bridges = 0;
 export async function startSecondEngine(o: { image?: string; runsc?: boolean } = {}): Promise<SecondEngine> {
   const dir = tempDir('agent-desk-engine-');
   const socket = path.join(dir, 'docker.sock');
-  const n = (process.pid % 200) + 20 + bridges++;
-  const bridge = `adb${process.pid % 10_000}${bridges}`;
+  const n = freeSubnet();
+  const bridge = `adb${process.pid % 10_000}${++bridges}`;
   const ns = `agentdesk-${path.basename(dir)}`;
   // Its own bridge: with `--bridge none` a second dockerd would delete the host's docker0.
   for (const args of [

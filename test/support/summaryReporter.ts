@@ -1,4 +1,6 @@
-import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import { writeFileSync } from 'node:fs';
+import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
+import { fileTimes, projectTimes, timeLines } from './timeReport.js';
 
 /** The counts behind the closing line. */
 export interface RunCounts {
@@ -40,9 +42,33 @@ export function closingLine(c: RunCounts): string {
   return `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failedSuites} of ${c.suites} suites failed${unhandled}`;
 }
 
-/** Prints the plain closing line CI reads. A suite that fails to load counts as failed. */
+/**
+ * Prints each project's time and the slowest files (AGENT_DESK_TEST_TIMES=FILE also writes every
+ * file's time there as JSON), then the plain closing line CI reads. A suite that fails to load
+ * counts as failed.
+ */
 export default class SummaryReporter implements Reporter {
+  private root = process.cwd();
+  private readonly spans = new Map<string, { start: number; end: number }>();
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    this.spans.set(module.moduleId, { start: Date.now(), end: Date.now() });
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const span = this.spans.get(module.moduleId);
+    if (span) span.end = Date.now();
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    const files = fileTimes(testModules, this.spans, this.root);
+    const projects = projectTimes(testModules, this.spans, files);
+    if (process.env.AGENT_DESK_TEST_TIMES) writeFileSync(process.env.AGENT_DESK_TEST_TIMES, JSON.stringify({ projects, files }, null, 1));
+    process.stdout.write(`\n${timeLines(projects, files).join('\n')}\n`);
     process.stdout.write(`\n${closingLine(countRun(testModules, unhandledErrors))}\n`);
   }
 }

@@ -1,9 +1,9 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { compileWriteOrigins } from '../../runtime/policy/effects/writeOrigins.js';
 import { compileHostPatterns } from '../../runtime/policy/hostPattern.js';
 import { ToolError } from '../../runtime/tools/types.js';
 import { BrowserSession, CONTEXT_OPTIONS, type BrowserPolicy } from './browserSession.js';
-import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
+import { CHROMIUM_FLAGS, findChromium, playwrightChromium } from './chromium.js';
 import type { PageStates } from './pageState.js';
 
 /** How the host browser backend is set up. */
@@ -126,8 +126,13 @@ export class BrowserHost {
 
   /** Launches Chromium once; a failed launch is retried on the next call. */
   launch(): Promise<Browser> {
-    this.browser ??= this.started((executablePath) =>
-      chromium.launch({ executablePath, headless: this.options.headless ?? true, args: [...CHROMIUM_FLAGS], ...this.signals() }),
+    this.browser ??= this.started(async (executablePath) =>
+      (await playwrightChromium()).launch({
+        executablePath,
+        headless: this.options.headless ?? true,
+        args: [...CHROMIUM_FLAGS],
+        ...this.signals(),
+      }),
     );
     this.browser.catch(() => (this.browser = undefined));
     return this.browser;
@@ -136,8 +141,8 @@ export class BrowserHost {
   /** Launches Chromium on the configured profile folder once (one process per profile). */
   private launchProfile(): Promise<BrowserContext> {
     const profileDir = this.options.profileDir!;
-    this.profile ??= this.started((executablePath) =>
-      chromium.launchPersistentContext(profileDir, {
+    this.profile ??= this.started(async (executablePath) =>
+      (await playwrightChromium()).launchPersistentContext(profileDir, {
         executablePath,
         headless: this.options.headless ?? true,
         args: [...CHROMIUM_FLAGS],

@@ -54,3 +54,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env, exists: (p: s
     { tried: CHROMIUM_CANDIDATES },
   );
 }
+
+/** playwright-core's Chromium launcher, loaded on first launch: importing it costs every CLI start ~0.5 s. */
+export async function playwrightChromium(): Promise<typeof import('playwright-core').chromium> {
+  return (await import('playwright-core')).chromium;
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import { newDocker } from './dockerClient.js';
 import { oneSandboxMatch } from './sandboxMatch.js';
 import { DesktopSandbox } from './desktopSandbox.js';
 import { onEngine, runtimeRefusal } from './engineErrors.js';
@@ -60,7 +61,7 @@ export class SandboxDriver {
   private readonly limits: SandboxLimits;
 
   constructor(private readonly opts: SandboxDriverOptions) {
-    this.docker = opts.docker ?? new Docker();
+    this.docker = opts.docker ?? newDocker();
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
   }
 

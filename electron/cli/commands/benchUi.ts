@@ -3,8 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Command } from 'commander';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, findChromium } from '../../capabilities/browser/chromium.js';
+import { CHROMIUM_FLAGS, findChromium, playwrightChromium } from '../../capabilities/browser/chromium.js';
 import { startWsGateway } from '../../capabilities/transports/wsServer.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { printJson, reportError } from '../output.js';
@@ -50,7 +49,7 @@ export async function benchUi(runs: number): Promise<Record<string, unknown>> {
   const { rt, home, dispose } = await openBenchRuntime('ui');
   const token = randomBytes(24).toString('base64url');
   const gateway = await startWsGateway({ token, dispatcher: rt.dispatcher, bus: rt.bus, httpHandler: webUiHandler() });
-  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS] });
+  const browser = await (await playwrightChromium()).launch({ executablePath, args: [...CHROMIUM_FLAGS] });
   const loads: number[] = [];
   let latency: Awaited<ReturnType<typeof benchUiLatency>>;
   try {

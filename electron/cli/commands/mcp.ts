@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ScopeSchema, type MethodName, type Scope } from '../../contract/index.js';
-import { serveMcpHttp, serveMcpStdio } from '../../capabilities/mcp/server/mcpServe.js';
 import { AgentDeskError } from '../../runtime/errors.js';
 import { openRuntime, withRuntime } from '../openRuntime.js';
 import { parsePairs, printJson, reportError, row } from '../output.js';
@@ -28,6 +27,8 @@ export function registerMcp(program: Command): void {
       try {
         const scopes = parseScopes(opts.scopes);
         rt = openRuntime();
+        // The MCP server side (and its HTTP framework) loads only for this command.
+        const { serveMcpHttp, serveMcpStdio } = await import('../../capabilities/mcp/server/mcpServe.js');
         if (!opts.http) return await serveMcpStdio(await rt, { scopes, clientId: 'mcp:stdio' });
         const token = opts.token ?? process.env.AGENT_DESK_MCP_TOKEN ?? randomBytes(24).toString('base64url');
         const endpoint = await serveMcpHttp(await rt, {

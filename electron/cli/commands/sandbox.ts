@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import Docker from 'dockerode';
 import { fleetEngines } from '../../capabilities/sandbox/fleet/engineClient.js';
 import { shipImage } from '../../capabilities/sandbox/fleet/shipImage.js';
+import { newDocker } from '../../capabilities/sandbox/dockerClient.js';
 import { FileSecretStore } from '../../capabilities/secrets/fileSecretStore.js';
 import { buildDesktopImage, sandboxSourceRoot } from '../../capabilities/sandbox/imageBuilder.js';
 import { loadConfig, resolveHome } from '../../runtime/config.js';
@@ -26,7 +26,8 @@ function printSandboxes(sandboxes: readonly SandboxInfo[]): void {
   if (sandboxes.length === 0) return console.log('no desktop sandboxes');
   const widths = [26, 10, 10, 32, 8];
   console.log(row(['NAME', 'HOST', 'STATE', 'TASK', 'PID', 'CREATED'], widths));
-  for (const s of sandboxes) console.log(row([s.name, s.host ?? 'local', s.state, s.task ?? '(warm pool)', String(s.pid), s.createdAt], widths));
+  for (const s of sandboxes)
+    console.log(row([s.name, s.host ?? 'local', s.state, s.task ?? '(warm pool)', String(s.pid), s.createdAt], widths));
 }
 
 /** An engine of this data folder's `sandbox.hosts`, by name (TLS material from its secret store). */
@@ -36,7 +37,10 @@ function hostNamed(name: string) {
   const engines = fleetEngines(sandbox, new FileSecretStore(home));
   const engine = engines.find((e) => e.name === name);
   if (!engine)
-    throw new AgentDeskError('invalid_params', `no sandbox host "${name}" in config.json (sandbox.hosts names ${engines.map((e) => e.name).join(', ')})`);
+    throw new AgentDeskError(
+      'invalid_params',
+      `no sandbox host "${name}" in config.json (sandbox.hosts names ${engines.map((e) => e.name).join(', ')})`,
+    );
   return engine;
 }
 
@@ -55,7 +59,7 @@ export function registerSandbox(program: Command): void {
         // The host is checked before a build that may take minutes.
         const target = opts.host === undefined ? undefined : hostNamed(opts.host);
         const outcome = await buildDesktopImage({ root: sandboxSourceRoot(), base: opts.base, force: opts.force, echo: !opts.json });
-        const shipped = target && (await shipImage(new Docker(), target, outcome.image));
+        const shipped = target && (await shipImage(newDocker(), target, outcome.image));
         if (opts.json) printJson({ ...outcome, ...(shipped && { host: shipped.host, shipped: shipped.shipped }) });
         else console.log(`${outcome.reused ? 'reused' : 'built'} ${outcome.image} (base ${outcome.base}, ${outcome.seconds} s)`);
         if (shipped && !opts.json) console.log(`${shipped.shipped ? 'loaded onto' : 'already on'} host ${shipped.host}`);

@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { createRequire } from 'node:module';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { fromAnthropic, parseComputerAction } from '../gui/actionSpace.js';
 import { toAnthropicAction } from '../gui/actionToProvider.js';
@@ -50,7 +51,9 @@ export class AnthropicProvider implements ModelProvider {
 
   constructor(private readonly options: AnthropicOptions) {
     this.model = options.model;
-    this.client = new Anthropic({
+    // Loaded on first use: the SDK costs every CLI start ~0.2 s otherwise.
+    const { Anthropic: Sdk } = createRequire(import.meta.url)('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
+    this.client = new Sdk({
       apiKey: options.apiKey ?? 'not-needed',
       ...(options.baseURL && { baseURL: options.baseURL }),
       timeout: options.timeoutMs ?? 120_000,

@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import { tracedFetch } from '../trace/telemetry/propagation.js';
 
 /** Connection settings shared by the OpenAI-protocol adapters. */
@@ -15,7 +16,9 @@ export interface OpenAiClientOptions {
  * adapter. Local servers (Ollama, vLLM, LM Studio) accept any key.
  */
 export function openAiClient(options: OpenAiClientOptions): OpenAI {
-  return new OpenAI({
+  // Loaded on first use: the SDK costs every CLI start ~0.1 s otherwise.
+  const { OpenAI: Sdk } = createRequire(import.meta.url)('openai') as typeof import('openai');
+  return new Sdk({
     apiKey: options.apiKey ?? 'not-needed',
     ...(options.baseURL && { baseURL: options.baseURL }),
     timeout: options.timeoutMs ?? 120_000,

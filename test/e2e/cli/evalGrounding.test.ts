@@ -3,6 +3,9 @@ import type { GroundingReport } from '../../../electron/runtime/evaluation/groun
 import { CliSandbox } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
 import { configureDesktop, desktopContainers } from '../../support/sandboxImage.js';
+import { useHeavySlot } from '../../support/heavySlot.js';
+
+useHeavySlot();
 
 // The grounding suite as a user runs it: `agent-desk eval evals/grounding --json` starts one real
 // desktop per screen size and resolves every target with the product's resolver.

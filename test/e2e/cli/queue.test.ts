@@ -4,8 +4,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliSandbox, explain, fixturePlaybook } from '../../support/cliSandbox.js';
 import { EffectsServer } from '../../support/effectsServer.js';
+import { SOAK_SIZES, soakSize } from '../../support/sizes.js';
 
-const TASKS = 1000;
+const TASKS = soakSize(SOAK_SIZES.queueTasks);
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.reverse()) await c();

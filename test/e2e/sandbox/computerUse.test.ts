@@ -10,6 +10,9 @@ import { missing } from '../../support/requirements.js';
 import { desktopContainers, desktopImage } from '../../support/sandboxImage.js';
 import { screenModel, type Rgb, type ScreenStep, type SeenPoint } from '../../support/screenModel.js';
 import { startServe, waitForTaskState, type ServeProcess } from '../../support/serveProcess.js';
+import { useHeavySlot } from '../../support/heavySlot.js';
+
+useHeavySlot();
 
 // The main path with a desktop: a goal task with `sandbox: "desktop"` on each wire protocol,
 // the model working the task's container through its provider's own computer-use protocol. The
@@ -174,57 +177,65 @@ describe.skipIf(skip)(
       server.script(route, ...STEPS.map(() => model));
     };
 
-    it('run --goal --sandbox desktop exits 3 at the order, approvals approve, run --resume finishes it on the same desktop', async () => {
-      cli = new CliSandbox();
-      await openServe(route, screen); // writes the config and the key; this test drives the CLI only
-      await client!.close();
-      await serve!.child.kill('SIGTERM');
-      [client, serve] = [undefined, undefined];
-      scriptModel();
-      writeFileSync(path.join(cli.home, 'checks.json'), JSON.stringify([CHECK]));
-      const first = await cli.run(
-        ['run', '--goal', goal, '--sandbox', 'desktop', '--checks', path.join(cli.home, 'checks.json'), '--json'],
-        {
-          timeoutMs: 180_000,
-        },
-      );
-      expect(first.code, explain(first)).toBe(3);
-      const taskId = first.json<{ task: { id: string } }>().task.id;
-      expect(
-        (await desktopContainers(cli.home)).map((c) => c.task),
-        'the desktop outlives the process',
-      ).toEqual([taskId]);
+    it(
+      'run --goal --sandbox desktop exits 3 at the order, approvals approve, run --resume finishes it on the same desktop',
+      async () => {
+        cli = new CliSandbox();
+        await openServe(route, screen); // writes the config and the key; this test drives the CLI only
+        await client!.close();
+        await serve!.child.kill('SIGTERM');
+        [client, serve] = [undefined, undefined];
+        scriptModel();
+        writeFileSync(path.join(cli.home, 'checks.json'), JSON.stringify([CHECK]));
+        const first = await cli.run(
+          ['run', '--goal', goal, '--sandbox', 'desktop', '--checks', path.join(cli.home, 'checks.json'), '--json'],
+          {
+            timeoutMs: 180_000,
+          },
+        );
+        expect(first.code, explain(first)).toBe(3);
+        const taskId = first.json<{ task: { id: string } }>().task.id;
+        expect(
+          (await desktopContainers(cli.home)).map((c) => c.task),
+          'the desktop outlives the process',
+        ).toEqual([taskId]);
 
-      const listed = await cli.run(['approvals', 'list', '--json']);
-      const [approval] = listed.json<{ approvals: Approval[] }>().approvals;
-      expect(approval?.preview.summary).toMatch(/Place order/);
-      const approved = await cli.run(['approvals', 'approve', approval!.id]);
-      expect(approved.code, explain(approved)).toBe(0);
+        const listed = await cli.run(['approvals', 'list', '--json']);
+        const [approval] = listed.json<{ approvals: Approval[] }>().approvals;
+        expect(approval?.preview.summary).toMatch(/Place order/);
+        const approved = await cli.run(['approvals', 'approve', approval!.id]);
+        expect(approved.code, explain(approved)).toBe(0);
 
-      const resumed = await cli.run(['run', '--resume', taskId, '--json'], { timeoutMs: 180_000 });
-      expect(server.scriptErrors).toEqual([]);
-      expect(server.rejections).toEqual([]);
-      expect(resumed.code, explain(resumed)).toBe(0);
-      expect(resumed.json<{ checks: { passed: boolean }[] }>().checks.every((c) => c.passed)).toBe(true);
-      expect(await desktopContainers(cli.home)).toEqual([]);
-    }, LONG_RUN_MS);
+        const resumed = await cli.run(['run', '--resume', taskId, '--json'], { timeoutMs: 180_000 });
+        expect(server.scriptErrors).toEqual([]);
+        expect(server.rejections).toEqual([]);
+        expect(resumed.code, explain(resumed)).toBe(0);
+        expect(resumed.json<{ checks: { passed: boolean }[] }>().checks.every((c) => c.passed)).toBe(true);
+        expect(await desktopContainers(cli.home)).toEqual([]);
+      },
+      LONG_RUN_MS,
+    );
 
-    it('serve stopped while the order waits: the next serve resumes it on the same desktop once approved', async () => {
-      const rpc = await openServe(route, screen);
-      scriptModel();
-      const task = await rpc.call('tasks.create', { goal, sandbox: 'desktop', checks: [CHECK] });
-      await waitForTaskState(rpc, task.id, ['waiting_approval'], 180_000);
-      await rpc.close();
-      await serve!.child.kill('SIGTERM');
-      expect((await desktopContainers(cli!.home)).map((c) => c.task)).toEqual([task.id]);
+    it(
+      'serve stopped while the order waits: the next serve resumes it on the same desktop once approved',
+      async () => {
+        const rpc = await openServe(route, screen);
+        scriptModel();
+        const task = await rpc.call('tasks.create', { goal, sandbox: 'desktop', checks: [CHECK] });
+        await waitForTaskState(rpc, task.id, ['waiting_approval'], 180_000);
+        await rpc.close();
+        await serve!.child.kill('SIGTERM');
+        expect((await desktopContainers(cli!.home)).map((c) => c.task)).toEqual([task.id]);
 
-      serve = await startServe(cli!);
-      client = await serve.connect();
-      const [approval] = (await client.call('approvals.list', { taskId: task.id, status: 'pending' })).approvals;
-      await client.call('approvals.decide', { approvalId: approval!.id, decision: 'approve', remember: 'once' });
-      const done = await waitForTaskState(client, task.id, ['succeeded', 'failed'], 120_000);
-      expect(server.scriptErrors).toEqual([]);
-      expect(done.state, done.stateReason).toBe('succeeded');
-    }, LONG_RUN_MS);
+        serve = await startServe(cli!);
+        client = await serve.connect();
+        const [approval] = (await client.call('approvals.list', { taskId: task.id, status: 'pending' })).approvals;
+        await client.call('approvals.decide', { approvalId: approval!.id, decision: 'approve', remember: 'once' });
+        const done = await waitForTaskState(client, task.id, ['succeeded', 'failed'], 120_000);
+        expect(server.scriptErrors).toEqual([]);
+        expect(done.state, done.stateReason).toBe('succeeded');
+      },
+      LONG_RUN_MS,
+    );
   },
 );

@@ -13,6 +13,9 @@ import { missing } from '../../support/requirements.js';
 import { openTestRuntime, tempDir, type TestRuntime } from '../../support/runtime.js';
 import { desktopImage } from '../../support/sandboxImage.js';
 import { findColour, latestImage, type Rgb } from '../../support/screenModel.js';
+import { useHeavySlot } from '../../support/heavySlot.js';
+
+useHeavySlot();
 
 // A desktop task recorded at 1280×800 replays on a 1920×1080 desktop, in a window moved and
 // resized, in the page's dark theme, with no model call: each recorded click finds its element

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SecurityReport } from '../../../electron/runtime/evaluation/security/securityReport.js';
 import { CliSandbox, explain } from '../../support/cliSandbox.js';
 import { missing } from '../../support/requirements.js';
+import { useHeavySlot } from '../../support/heavySlot.js';
+
+useHeavySlot();
 
 /** For working on some cases: AGENT_DESK_SECURITY_CASES=name,name (the CLI's --case). */
 const only = (process.env.AGENT_DESK_SECURITY_CASES ?? '').split(',').filter(Boolean);

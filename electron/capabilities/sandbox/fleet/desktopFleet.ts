@@ -37,6 +37,7 @@ export class DesktopFleet {
   private slots: HostSlot[] = [];
   private waiters: (() => void)[] = [];
   private watch: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
   private closed = false;
   /** Pings each engine has left unanswered in a row. */
   private readonly late = new Map<string, number>();
@@ -71,7 +72,7 @@ export class DesktopFleet {
       ),
     );
     for (const slot of this.slots) if (await slot.hasImage()) slot.fill();
-    if (this.engines.length > 1) this.watch = setInterval(() => void this.check(), WATCH_MS).unref();
+    if (this.engines.length > 1) this.watch = setInterval(() => void this.checkOnce(), WATCH_MS).unref();
   }
 
   /** The engine a desktop of this fleet runs on. */
@@ -175,6 +176,15 @@ export class DesktopFleet {
     return reaped.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
+  /**
+   * One check at a time: on a loaded machine a check outlasts the interval, and two at once would
+   * revive an engine twice (two removals of one container: the second is refused, 409).
+   */
+  private checkOnce(): Promise<void> {
+    this.checking ??= this.check().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
   /** Pings every engine: a lost one goes down (its desktops lost), a returning one is cleaned and used again. */
   private async check(): Promise<void> {
     for (const slot of this.slots) {
@@ -208,6 +218,8 @@ export class DesktopFleet {
   async close(): Promise<void> {
     this.closed = true;
     if (this.watch) clearInterval(this.watch);
+    // A check under way may be reviving an engine: its refill must see the slot closed, not start after it.
+    await this.checking?.catch(() => undefined);
     await Promise.all(this.slots.map((s) => s.close().catch(() => undefined)));
     this.wake();
   }

@@ -1,4 +1,5 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import { newDocker } from '../dockerClient.js';
 import type { SandboxHost, SandboxRuntime } from '../../../contract/index.js';
 import { AgentDeskError } from '../../../runtime/errors.js';
 import type { SecretStore } from '../../../runtime/secrets/secretStore.js';
@@ -38,12 +39,12 @@ function secret(host: SandboxHost, field: 'caSecret' | 'certSecret' | 'keySecret
 /** A dockerode client for one configured engine; TLS material is read from the secret store here only. */
 export function engineFor(host: SandboxHost, fallback: SandboxRuntime, secrets?: SecretStore): FleetEngine {
   const common = { name: host.name, address: host.docker, capacity: host.capacity, runtime: host.runtime ?? fallback };
-  if (host.docker.startsWith('unix://')) return { ...common, docker: new Docker({ socketPath: host.docker.slice('unix://'.length) }) };
+  if (host.docker.startsWith('unix://')) return { ...common, docker: newDocker({ socketPath: host.docker.slice('unix://'.length) }) };
   const url = new URL(host.docker.replace(/^tcp:/, 'http:'));
   const port = Number(url.port);
-  if (!host.tls) return { ...common, docker: new Docker({ host: url.hostname, port, protocol: 'http' }) };
+  if (!host.tls) return { ...common, docker: newDocker({ host: url.hostname, port, protocol: 'http' }) };
   const tls = { ca: secret(host, 'caSecret', secrets), cert: secret(host, 'certSecret', secrets), key: secret(host, 'keySecret', secrets) };
-  return { ...common, docker: new Docker({ host: url.hostname, port, protocol: 'https', ...tls }) };
+  return { ...common, docker: newDocker({ host: url.hostname, port, protocol: 'https', ...tls }) };
 }
 
 /**
@@ -55,7 +56,7 @@ export function fleetEngines(
   secrets?: SecretStore,
 ): FleetEngine[] {
   if (!sandbox.hosts?.length) {
-    const docker = new Docker();
+    const docker = newDocker();
     return [{ name: DEFAULT_HOST, address: defaultAddress(), docker, capacity: Number.POSITIVE_INFINITY, runtime: sandbox.runtime }];
   }
   return sandbox.hosts.map((h) => engineFor(h, sandbox.runtime, secrets));

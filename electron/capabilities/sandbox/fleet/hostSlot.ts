@@ -29,6 +29,8 @@ export class HostSlot {
   readonly driver: SandboxDriver;
   private pool: WarmPool | undefined;
   up = true;
+  /** Closed slots make nothing more: a revive or a refill that lands after close() is a no-op. */
+  private closed = false;
   private image: { present: boolean; at: number } | undefined;
   private readonly inUse = new Set<DesktopSandbox>();
   private pending = 0;
@@ -66,7 +68,7 @@ export class HostSlot {
 
   /** Fills the warm pool within the capacity left. */
   fill(): void {
-    if (!this.up || this.opts.poolSize === 0) return;
+    if (this.closed || !this.up || this.opts.poolSize === 0) return;
     const room = () => warmRoom({ capacity: this.engine.capacity, inUse: this.inUse.size, pending: this.pending });
     // A warm desktop that finished starting frees the room it held: a task waiting for room looks again.
     this.pool ??= new WarmPool(this.driver, this.opts.poolSize, 1_000, room, this.changed);
@@ -190,6 +192,7 @@ export class HostSlot {
 
   /** The engine answers again: what was lost on it is removed, then it takes desktops again. */
   async revive(): Promise<void> {
+    if (this.closed) return;
     await this.driver.removeIds([...this.lost.keys()]);
     await this.driver.removeUndriven();
     this.lost.clear();
@@ -224,6 +227,7 @@ export class HostSlot {
 
   /** Destroys the warm pool and every desktop of this engine's driver. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool?.close();
     await this.driver.close();
   }

@@ -6,6 +6,9 @@ import type { SandboxRuntime } from '../../../../electron/contract/index.js';
 import { missing } from '../../../support/requirements.js';
 import { desktopImage } from '../../../support/sandboxImage.js';
 import { startSecondEngine, type SecondEngine } from '../../../support/secondEngine.js';
+import { useHeavySlot } from '../../../support/heavySlot.js';
+
+useHeavySlot();
 
 /** runc on the default engine; runsc (gVisor) on a second engine that registers it. */
 const RUNTIMES: { runtime: SandboxRuntime; skip: string | undefined }[] = [

@@ -8,6 +8,9 @@ import { SandboxDriver } from '../../../../electron/capabilities/sandbox/sandbox
 import { missing } from '../../../support/requirements.js';
 import { tempDir } from '../../../support/runtime.js';
 import { desktopImage } from '../../../support/sandboxImage.js';
+import { useHeavySlot } from '../../../support/heavySlot.js';
+
+useHeavySlot();
 
 // Root, a dockerd binary and a running engine; AGENT_DESK_REQUIRE=dockerd turns a skip into a failure.
 const skip = missing('dockerd');
