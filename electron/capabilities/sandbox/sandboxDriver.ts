@@ -39,6 +39,8 @@ export interface SandboxDriverOptions {
   worker?: SandboxWorker;
   /** The fleet engine's name (`sandbox.hosts`), shown in listings and errors. */
   host?: string;
+  /** How long a new desktop may take to answer its health check (default 20 s). */
+  readyTimeoutMs?: number;
 }
 
 /** What the driver asks of the runner lease. */
@@ -90,7 +92,7 @@ export class SandboxDriver {
       sandbox.host = this.hostName;
       sandbox.scale = limits.screen.scale ?? 1;
       this.live.add(sandbox);
-      await sandbox.waitReady();
+      await sandbox.waitReady(this.opts.readyTimeoutMs);
       return sandbox;
     } catch (error) {
       // No longer driven even when the engine cannot remove it now (it went away): removeUndriven finds it later.

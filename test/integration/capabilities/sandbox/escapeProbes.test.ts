@@ -36,7 +36,16 @@ for (const { runtime, skip } of RUNTIMES)
         engine = await startSecondEngine({ image, runsc: true });
         docker = engine.docker;
       }
-      driver = new SandboxDriver({ image, owner: `test-escape-${runtime}-${process.pid}`, limits: { runtime }, ...(docker && { docker }) });
+      // The limit probes start desktops right after a memory bomb; under gVisor on a loaded two-core
+      // machine one took over the product's 20 s to answer its health check. Limits are asserted here, not start time.
+      const readyTimeoutMs = 90_000;
+      driver = new SandboxDriver({
+        image,
+        owner: `test-escape-${runtime}-${process.pid}`,
+        limits: { runtime },
+        readyTimeoutMs,
+        ...(docker && { docker }),
+      });
       sandbox = await driver.create();
     }, 600_000);
     afterAll(async () => {
